@@ -1,0 +1,1 @@
+"""Game plug-ins: one module per game, each registering a :class:`replay.rules.Rules`."""

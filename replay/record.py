@@ -1,0 +1,184 @@
+"""Records at two levels: as read (syntax) and as understood (typed, per game).
+
+``RawRecord`` is what the reader finds in the text: tags and actions as words, with
+positions.  ``GameRecord`` is what a game plug-in makes of it: players, variant, the
+game's setup and typed moves.  Two GameRecords compare equal when they mean the same
+game (positions, move numbers and source text do not take part), which is what the
+writer's round-trip property is stated on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from replay.errors import NotationError, Pos
+
+
+def seat_letter(seat: int) -> str:
+    return chr(ord("A") + seat)
+
+
+def seat_index(letter: str) -> int:
+    return ord(letter.upper()) - ord("A")
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    name: str
+    value: str
+    pos: Pos = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class RawAction:
+    """One action as written: ``[N.] X: words``, with the comments that follow it."""
+
+    index: int  # 1-based position among the record's actions
+    seat: str  # upper-cased seat letter
+    words: tuple[str, ...]
+    word_pos: tuple[Pos, ...]
+    number: int | None
+    number_pos: Pos | None
+    pos: Pos  # the seat label's position: where errors about this action point
+    comments: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RawRecord:
+    """A record as the reader split it from its file.
+
+    ``error`` is set when the text of the record is not valid KGN syntax; the tags and
+    actions read before the fault are kept so that listings can still show them.
+    """
+
+    index: int
+    tags: tuple[Tag, ...]
+    actions: tuple[RawAction, ...]
+    comments: tuple[str, ...]
+    star: bool
+    star_pos: Pos | None
+    first_line: int
+    last_line: int
+    text: str = field(repr=False)
+    error: NotationError | None = None
+
+    def tag(self, name: str) -> Tag | None:
+        for t in self.tags:
+            if t.name == name:
+                return t
+        return None
+
+    def tag_value(self, name: str) -> str | None:
+        t = self.tag(name)
+        return t.value if t else None
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A game's full option map (every option, defaults filled in), in docs order."""
+
+    options: tuple[tuple[str, str], ...] = ()
+
+    def __getitem__(self, name: str) -> str:
+        for k, v in self.options:
+            if k == name:
+                return v
+        raise KeyError(name)
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        for k, v in self.options:
+            if k == name:
+                return v
+        return default
+
+    def as_dict(self) -> dict[str, str]:
+        return dict(self.options)
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self.options)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A finished game's outcome: per-seat scores, or a team result (wild-escape)."""
+
+    scores: tuple[int, ...] | None = None
+    team_result: str | None = None  # "offense-win" | "draw" | "defense-win"
+    winners: tuple[int, ...] = ()  # seat indices of the winner(s)
+
+    def as_json(self) -> dict[str, int] | str | None:
+        if self.scores is not None:
+            return {seat_letter(i): s for i, s in enumerate(self.scores)}
+        return self.team_result
+
+    def describe(self) -> str:
+        if self.scores is not None:
+            return ", ".join(f"{seat_letter(i)} {s}" for i, s in enumerate(self.scores))
+        return self.team_result or "*"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A typed action: who, what (the game's move value), and its comments."""
+
+    seat: int
+    move: object
+    comments: tuple[str, ...] = ()
+    index: int = field(default=0, compare=False)
+    pos: Pos = field(default=Pos(0, 0), compare=False)
+    number: int | None = field(default=None, compare=False)
+    number_pos: Pos | None = field(default=None, compare=False)
+
+    @property
+    def seat_letter(self) -> str:
+        return seat_letter(self.seat)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A record understood by its game: everything needed to replay and rewrite it.
+
+    ``tags`` holds every tag that is neither structural (Game, Players, First, Variant,
+    Result) nor one of the game's setup tags: Event, Site, Date, Round, Match, ... and
+    unknown tags, kept as written.  ``result`` is the claimed outcome (None when absent
+    or ``*``).
+    """
+
+    game: str
+    players: tuple[str, ...]
+    first: int
+    variant: Variant
+    setup: object
+    actions: tuple[Action, ...]
+    tags: tuple[tuple[str, str], ...] = ()
+    result: Outcome | None = None
+    comments: tuple[str, ...] = ()
+    star: bool = False
+    index: int = field(default=1, compare=False)
+    source: RawRecord | None = field(default=None, compare=False, repr=False)
+
+    def tag(self, name: str) -> str | None:
+        for k, v in self.tags:
+            if k == name:
+                return v
+        return None
+
+    @property
+    def tag_map(self) -> Mapping[str, str]:
+        return dict(self.tags)
+
+    def tag_pos(self, name: str) -> Pos:
+        """Where a tag stands in the source (the record's first line if unknown)."""
+        if self.source is not None:
+            t = self.source.tag(name)
+            if t is not None:
+                return t.pos
+            return Pos(self.source.first_line, 1)
+        return Pos(1, 1)
+
+    def end_pos(self) -> Pos:
+        """The record's last line: where errors about the record as a whole point."""
+        if self.source is not None:
+            return Pos(self.source.last_line, 1)
+        return Pos(1, 1)

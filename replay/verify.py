@@ -1,0 +1,154 @@
+"""Replay a typed record through its game's rules: verdicts and per-step tables.
+
+One replay path serves verification, indexing and the replay pages, and it always
+checks legality (the plug-in's ``apply`` validates before it changes anything).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from replay import registry
+from replay.errors import IllegalActionError, KgnError, NotationError, RuleViolation
+from replay.record import Action, GameRecord, Outcome, seat_letter
+from replay.rules import Rules
+
+
+class Status(StrEnum):
+    VERIFIED = "verified"
+    REJECTED = "rejected"
+    INCOMPLETE = "incomplete"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the replay concluded about one record."""
+
+    status: Status
+    outcome: Outcome | None = None
+    error: KgnError | None = None
+    actions_verified: int = 0
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    def result_json(self) -> dict[str, int] | str | None:
+        return self.outcome.as_json() if self.outcome is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The table after ``index`` actions (0 = the deal), and the action that led there."""
+
+    index: int
+    action: Action | None
+    number: int | None
+    table: dict[str, Any]
+
+
+def rules_for(record: GameRecord) -> Rules:  # type: ignore[type-arg]
+    rules = registry.get(record.game)
+    if rules is None:  # the loader refuses unknown games; this guards direct callers
+        raise NotationError(f"no rules for game {record.game!r}", record.tag_pos("Game"))
+    return rules
+
+
+def _check_number(rules: Rules, state: object, action: Action) -> int | None:  # type: ignore[type-arg]
+    """Check a written move number; return the number the canonical writer prints."""
+    if rules.numbering == "action":
+        expected: int | None = action.index
+        if action.number is not None and action.number != expected:
+            raise _illegal(
+                action, f"move number {action.number}. should be {expected}.", number=True
+            )
+        return expected
+    expected = rules.trick_number(state, action.seat, action.move)
+    if action.number is not None:
+        if expected is None:
+            raise _illegal(
+                action,
+                f"a trick number ({action.number}.) may stand only before a trick's first card",
+                number=True,
+            )
+        if action.number != expected:
+            raise _illegal(
+                action, f"trick number {action.number}. should be {expected}.", number=True
+            )
+    return expected
+
+
+def _illegal(action: Action, message: str, *, number: bool = False) -> IllegalActionError:
+    pos = action.number_pos if number and action.number_pos is not None else action.pos
+    return IllegalActionError(message, pos, action=action.index, seat=seat_letter(action.seat))
+
+
+def replay_steps(record: GameRecord, *, tables: bool = True) -> Iterator[Step]:
+    """Yield the start and the state after every action; raise at the first fault.
+
+    Raises IllegalActionError for an illegal action (or one after the end).  Cost:
+    one pass over the actions; ``tables=False`` skips building the drawing data.
+    """
+    rules = rules_for(record)
+    state = rules.start(
+        setup=record.setup, variant=record.variant, players=len(record.players), first=record.first
+    )
+    yield Step(0, None, None, rules.table(state) if tables else {})
+    for action in record.actions:
+        if rules.is_over(state):
+            raise _illegal(action, "the game is already over; nothing may follow its last action")
+        number = _check_number(rules, state, action)
+        try:
+            rules.apply(state, action.seat, action.move)
+        except RuleViolation as exc:
+            raise _illegal(action, exc.message) from None
+        yield Step(action.index, action, number, rules.table(state) if tables else {})
+
+
+def verify(record: GameRecord) -> Verdict:
+    """Replay the whole record and judge it: verified, incomplete or rejected."""
+    rules = rules_for(record)
+    state = rules.start(
+        setup=record.setup, variant=record.variant, players=len(record.players), first=record.first
+    )
+    done = 0
+    for action in record.actions:
+        try:
+            if rules.is_over(state):
+                raise _illegal(
+                    action, "the game is already over; nothing may follow its last action"
+                )
+            _check_number(rules, state, action)
+            try:
+                rules.apply(state, action.seat, action.move)
+            except RuleViolation as exc:
+                raise _illegal(action, exc.message) from None
+        except IllegalActionError as err:
+            return Verdict(Status.REJECTED, error=err, actions_verified=done)
+        done += 1
+    facts = rules.facts(state)
+    if not rules.is_over(state):
+        if record.result is not None:
+            err = NotationError(
+                f"Result claims {record.result.describe()}, but the game stops before its end",
+                record.tag_pos("Result"),
+            )
+            return Verdict(Status.REJECTED, error=err, actions_verified=done, facts=facts)
+        if record.star:
+            return Verdict(Status.INCOMPLETE, actions_verified=done, facts=facts)
+        err = NotationError(
+            "the record ends before the game is over (write * for a game that stopped early)",
+            record.end_pos(),
+        )
+        return Verdict(Status.REJECTED, error=err, actions_verified=done, facts=facts)
+    outcome = rules.outcome(state)
+    claimed = record.result
+    if claimed is not None and (
+        claimed.scores != outcome.scores or claimed.team_result != outcome.team_result
+    ):
+        err = NotationError(
+            f"Result says {claimed.describe()}, but the replay gives {outcome.describe()}",
+            record.tag_pos("Result"),
+        )
+        return Verdict(Status.REJECTED, outcome=outcome, error=err, actions_verified=done, facts=facts)
+    return Verdict(Status.VERIFIED, outcome=outcome, actions_verified=done, facts=facts)
