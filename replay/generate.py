@@ -9,8 +9,30 @@ from replay import registry
 from replay.record import Action, GameRecord, Variant
 
 NAMES = (
-    "Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lu",
-    "Max", "Ned", "Oli", "Pia", "Rae", "Sol", "Tom", "Uma", "Vic", "Wes", "Xia", "Yan",
+    "Ann",
+    "Bob",
+    "Cid",
+    "Dee",
+    "Eve",
+    "Fay",
+    "Gus",
+    "Hal",
+    "Ivy",
+    "Jon",
+    "Kim",
+    "Lu",
+    "Max",
+    "Ned",
+    "Oli",
+    "Pia",
+    "Rae",
+    "Sol",
+    "Tom",
+    "Uma",
+    "Vic",
+    "Wes",
+    "Xia",
+    "Yan",
 )
 
 
@@ -64,8 +86,6 @@ def generate_records(
 ) -> Iterator[GameRecord]:
     """``count`` games from one seed (the same seed always gives the same games)."""
     rng = random.Random(seed)
-    for i in range(1, count + 1):
-        tags: tuple[tuple[str, str], ...] = ()
-        if event:
-            tags = (("Event", event),)
+    tags: tuple[tuple[str, str], ...] = (("Event", event),) if event else ()
+    for _ in range(count):
         yield generate_record(game, rng, players=players, tags=tags)

@@ -150,5 +150,7 @@ def verify(record: GameRecord) -> Verdict:
             f"Result says {claimed.describe()}, but the replay gives {outcome.describe()}",
             record.tag_pos("Result"),
         )
-        return Verdict(Status.REJECTED, outcome=outcome, error=err, actions_verified=done, facts=facts)
+        return Verdict(
+            Status.REJECTED, outcome=outcome, error=err, actions_verified=done, facts=facts
+        )
     return Verdict(Status.VERIFIED, outcome=outcome, actions_verified=done, facts=facts)

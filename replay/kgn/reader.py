@@ -1,0 +1,424 @@
+"""The KGN reader: text -> syntax-level records, with positioned errors.
+
+The reader knows NOTATION.md §1–§2 and the generic shape of §4 (``[N.] X: words``,
+``*``) but no game: it splits a file into records, reads tags, comments and actions
+as words, and leaves meaning to :mod:`replay.load`.  A fault in one record is kept on
+that record (``RawRecord.error``) and reading goes on with the next one.
+
+Cost: one pass over the lines, regexes per line; no backtracking except after a ``{``
+left open at the end of the file (reading then resumes after the line of that ``{``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from replay.errors import NotationError, Pos
+from replay.record import RawAction, RawRecord, Tag
+
+MAX_TAG_VALUE = 10_000
+
+_TAG_RE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\]')
+_TAG_NAME_RE = re.compile(r"\[[ \t]*([A-Za-z][A-Za-z0-9_]*)")
+_ESCAPE_RE = re.compile(r"\\(.)")
+_SPACE_RE = re.compile(r"[ \t\f\v]+")
+# a movetext chunk: anything up to whitespace or a comment delimiter
+_CHUNK_RE = re.compile(r"[^\s{};]+")
+_NUMBER_RE = re.compile(r"(\d+)\.")
+_SEAT_RE = re.compile(r"([A-Za-z]):")
+
+
+def decode(data: bytes) -> str:
+    """Bytes -> text: UTF-8, a leading BOM dropped.  Invalid UTF-8 is a NotationError
+    at the line and column of the first bad byte."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].decode("utf-8", errors="replace")
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        raise NotationError(
+            f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})", Pos(line, column)
+        ) from None
+
+
+class _Stop(Exception):
+    """Internal: a record-level syntax error; the rest of its text is skipped."""
+
+    def __init__(self, error: NotationError) -> None:
+        self.error = error
+
+
+@dataclass
+class _Tok:
+    kind: str  # "num" | "seat" | "word" | "star" | "comment"
+    text: str
+    pos: Pos
+
+
+@dataclass
+class _Builder:
+    """Collects one record's tags and movetext tokens while lines are scanned."""
+
+    first_line: int
+    tags: list[Tag] = field(default_factory=list)
+    tokens: list[_Tok] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    in_movetext: bool = False
+    error: NotationError | None = None
+    last_content_line: int = 0
+
+    def fail(self, message: str, pos: Pos) -> None:
+        if self.error is None:
+            self.error = NotationError(message, pos)
+
+
+def _unescape(raw: str, pos: Pos) -> str:
+    def repl(m: re.Match[str]) -> str:
+        ch = m.group(1)
+        if ch not in '"\\':
+            raise _Stop(
+                NotationError(
+                    f'"\\{ch}" is not an escape in a tag value (only \\" and \\\\ are)',
+                    Pos(pos.line, pos.column + m.start()),
+                )
+            )
+        return ch
+
+    return _ESCAPE_RE.sub(repl, raw) if "\\" in raw else raw
+
+
+class _Scanner:
+    """Line-by-line scanner with the comment state NOTATION.md §1 describes."""
+
+    def __init__(self, lines: list[str], start: int) -> None:
+        self.lines = lines
+        self.i = start  # index of the next line to read
+        self.comment: list[str] | None = None  # text of an open {} comment
+        self.comment_pos: Pos | None = None
+        self.comment_line_index = 0
+
+    def records(self, first_index: int) -> Iterator[RawRecord | int]:
+        """Yield records; yield an int (a line index to restart from) after an open {."""
+        index = first_index
+        rec: _Builder | None = None
+        lines = self.lines
+        while self.i < len(lines):
+            lineno = self.i + 1
+            line = lines[self.i]
+            self.i += 1
+            if self.comment is None and line.startswith("[") and (rec is None or rec.in_movetext):
+                if rec is not None:
+                    yield self._finish(rec, index)
+                    index += 1
+                rec = _Builder(first_line=lineno)
+            if rec is None:
+                if not line.strip() or (self.comment is None and line.startswith("%")):
+                    continue
+                rec = _Builder(first_line=lineno)
+            rec.lines.append(line)
+            if rec.error is not None and self.comment is None:
+                # after a fault, only record boundaries matter; keep tracking comments
+                self._skim(line, lineno)
+                continue
+            try:
+                self._scan_line(rec, line, lineno)
+            except _Stop as stop:
+                rec.fail(stop.error.message, stop.error.pos)
+        if self.comment is not None and rec is not None:
+            assert self.comment_pos is not None
+            rec.fail("this { comment is never closed", self.comment_pos)
+            restart = self.comment_line_index + 1
+            # the record ends at the line of the open {
+            keep = restart - rec.first_line + 1
+            rec.lines = rec.lines[: max(keep, 1)]
+            rec.last_content_line = self.comment_pos.line
+            yield self._finish(rec, index)
+            self.comment = None
+            yield restart
+            return
+        if rec is not None:
+            yield self._finish(rec, index)
+
+    def _skim(self, line: str, lineno: int) -> None:
+        """Track {} comments on a line of a record that already failed."""
+        col = 0
+        while True:
+            if self.comment is not None:
+                end = line.find("}", col)
+                if end < 0:
+                    return
+                self.comment = None
+                col = end + 1
+            start = line.find("{", col)
+            semi = line.find(";", col)
+            if start < 0 or (0 <= semi < start):
+                return
+            self._open_comment(lineno, start)
+            col = start + 1
+
+    def _open_comment(self, lineno: int, col0: int) -> None:
+        self.comment = []
+        self.comment_pos = Pos(lineno, col0 + 1)
+        self.comment_line_index = lineno - 1
+
+    def _scan_line(self, rec: _Builder, line: str, lineno: int) -> None:
+        col = 0  # 0-based index into line
+        n = len(line)
+        if self.comment is None and line.startswith("%"):
+            return
+        while col < n:
+            if self.comment is not None:
+                end = line.find("}", col)
+                if end < 0:
+                    self.comment.append(line[col:])
+                    return
+                self.comment.append(line[col:end])
+                text = " ".join(" ".join(self.comment).split())
+                assert self.comment_pos is not None
+                if rec.in_movetext:
+                    rec.tokens.append(_Tok("comment", text, self.comment_pos))
+                self.comment = None
+                col = end + 1
+                continue
+            ch = line[col]
+            if ch in " \t\r\f\v":
+                col += 1
+                continue
+            if ch == "{":
+                self._open_comment(lineno, col)
+                rec.last_content_line = lineno
+                col += 1
+                continue
+            if ch == ";":
+                return
+            if ch == "}":
+                raise _Stop(NotationError("a } closes no comment", Pos(lineno, col + 1)))
+            rec.last_content_line = lineno
+            if not rec.in_movetext and ch == "[":
+                col = self._tag(rec, line, lineno, col)
+                continue
+            rec.in_movetext = True
+            m = _CHUNK_RE.match(line, col)
+            assert m is not None
+            self._chunk(rec, m.group(), lineno, col)
+            col = m.end()
+
+    def _tag(self, rec: _Builder, line: str, lineno: int, col: int) -> int:
+        pos = Pos(lineno, col + 1)
+        m = _TAG_RE.match(line, col)
+        if m is None:
+            name = _TAG_NAME_RE.match(line, col)
+            what = f"the {name.group(1)} tag" if name else "this tag"
+            raise _Stop(
+                NotationError(f'{what} is malformed: write [Name "value"] on one line', pos)
+            )
+        if any(t.pos.line == lineno for t in rec.tags):
+            raise _Stop(NotationError("only one tag may stand on a line", pos))
+        name, raw = m.group(1), m.group(2)
+        value = _unescape(raw, Pos(lineno, m.start(2) + 1))
+        if len(value) > MAX_TAG_VALUE:
+            raise _Stop(
+                NotationError(
+                    f"the {name} tag's value is {len(value)} characters long "
+                    f"(at most {MAX_TAG_VALUE})",
+                    pos,
+                )
+            )
+        if any(t.name == name for t in rec.tags):
+            raise _Stop(NotationError(f"the {name} tag appears twice", pos))
+        rec.tags.append(Tag(name, value, pos))
+        return m.end()
+
+    @staticmethod
+    def _chunk(rec: _Builder, chunk: str, lineno: int, col: int) -> None:
+        """Split a chunk such as ``12.B:7H`` into number, seat label and word."""
+        toks = rec.tokens
+        off = 0
+        m = _NUMBER_RE.match(chunk)
+        if m:
+            toks.append(_Tok("num", m.group(1), Pos(lineno, col + 1)))
+            off = m.end()
+        m = _SEAT_RE.match(chunk, off)
+        if m:
+            toks.append(_Tok("seat", m.group(1).upper(), Pos(lineno, col + off + 1)))
+            off = m.end()
+        if off < len(chunk):
+            word = chunk[off:]
+            kind = "star" if word == "*" else "word"
+            toks.append(_Tok(kind, word, Pos(lineno, col + off + 1)))
+
+    def _finish(self, rec: _Builder, index: int) -> RawRecord:
+        last = rec.last_content_line or rec.first_line
+        # drop trailing blank lines from the record's own text
+        lines = rec.lines
+        while lines and not lines[-1].strip():
+            lines = lines[:-1]
+        text = "\n".join(lines)
+        actions: tuple[RawAction, ...] = ()
+        comments: tuple[str, ...] = ()
+        star, star_pos = False, None
+        error = rec.error
+        if error is None:
+            try:
+                actions, comments, star, star_pos = _group(rec.tokens, Pos(last, 1))
+            except _Stop as stop:
+                error = stop.error
+        if error is not None:
+            error = error.located(record=index)  # type: ignore[assignment]
+        return RawRecord(
+            index=index,
+            tags=tuple(rec.tags),
+            actions=actions,
+            comments=comments,
+            star=star,
+            star_pos=star_pos,
+            first_line=rec.first_line,
+            last_line=last,
+            text=text,
+            error=error,  # type: ignore[arg-type]
+        )
+
+
+@dataclass
+class _Open:
+    """An action being collected."""
+
+    seat: str
+    pos: Pos
+    number: int | None
+    number_pos: Pos | None
+    words: list[str] = field(default_factory=list)
+    word_pos: list[Pos] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+
+
+def _group(
+    tokens: list[_Tok], end: Pos
+) -> tuple[tuple[RawAction, ...], tuple[str, ...], bool, Pos | None]:
+    """Movetext tokens -> actions (NOTATION.md §4's generic shape)."""
+    actions: list[RawAction] = []
+    pre: list[str] = []
+    cur: _Open | None = None
+    number: _Tok | None = None
+    star: _Tok | None = None
+
+    def close() -> None:
+        nonlocal cur
+        if cur is None:
+            return
+        if not cur.words:
+            raise _Stop(NotationError(f"{cur.seat}: is followed by no move", cur.pos))
+        actions.append(
+            RawAction(
+                index=len(actions) + 1,
+                seat=cur.seat,
+                words=tuple(cur.words),
+                word_pos=tuple(cur.word_pos),
+                number=cur.number,
+                number_pos=cur.number_pos,
+                pos=cur.pos,
+                comments=tuple(cur.comments),
+            )
+        )
+        cur = None
+
+    for tok in tokens:
+        if tok.kind == "comment":
+            if cur is not None:
+                cur.comments.append(tok.text)
+            elif actions:
+                last = actions[-1]
+                actions[-1] = RawAction(
+                    last.index,
+                    last.seat,
+                    last.words,
+                    last.word_pos,
+                    last.number,
+                    last.number_pos,
+                    last.pos,
+                    (*last.comments, tok.text),
+                )
+            else:
+                pre.append(tok.text)
+            continue
+        if star is not None:
+            raise _Stop(NotationError(f"{tok.text!r} follows the closing *", tok.pos))
+        if number is not None and tok.kind != "seat":
+            raise _Stop(
+                NotationError(
+                    f"move number {number.text}. must be followed by a seat label such as A:",
+                    number.pos,
+                )
+            )
+        if tok.kind == "num":
+            close()
+            number = tok
+        elif tok.kind == "seat":
+            close()
+            cur = _Open(
+                tok.text,
+                tok.pos,
+                int(number.text) if number else None,
+                number.pos if number else None,
+            )
+            number = None
+        elif tok.kind == "star":
+            close()
+            star = tok
+        else:
+            if cur is None:
+                raise _Stop(
+                    NotationError(
+                        f"{tok.text!r} stands where a seat label such as A: is expected",
+                        tok.pos,
+                    )
+                )
+            cur.words.append(tok.text)
+            cur.word_pos.append(tok.pos)
+    if number is not None:
+        raise _Stop(
+            NotationError(
+                f"move number {number.text}. must be followed by a seat label such as A:",
+                number.pos,
+            )
+        )
+    close()
+    if not actions and star is None:
+        raise _Stop(NotationError("the record has no movetext: at least one action, or *", end))
+    return tuple(actions), tuple(pre), star is not None, star.pos if star else None
+
+
+def read_records(text: str) -> Iterator[RawRecord]:
+    """Split KGN text into records, in order, numbered from 1.
+
+    Never raises for bad input: a record whose text is not valid KGN comes back with
+    ``error`` set, and the records after it are read as usual.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        if line.endswith("\r"):
+            lines[k] = line[:-1]
+    start, index = 0, 1
+    while True:
+        restart = None
+        for item in _Scanner(lines, start).records(index):
+            if isinstance(item, int):
+                restart = item
+            else:
+                index = item.index + 1
+                yield item
+        if restart is None:
+            return
+        # resume at the next line that begins with [ after the open {
+        start = restart
+        while start < len(lines) and not lines[start].startswith("["):
+            start += 1
+        if start >= len(lines):
+            return

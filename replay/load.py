@@ -1,0 +1,279 @@
+"""Syntax-level records -> typed GameRecords (NOTATION.md §2, §3, §5, §6).
+
+The loader checks everything generic about a record's tags — Game, Players, First,
+Variant, Date, Round, Result — and hands the setup tags and each action's words to
+the game's plug-in.  Every fault is a NotationError at the offending tag or word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from replay import registry
+from replay.errors import ActionSyntaxError, NotationError, Pos, SetupError
+from replay.kgn.reader import read_records
+from replay.kgn.writer import SETUP_ORDER
+from replay.record import Action, GameRecord, Outcome, RawRecord, Variant, seat_letter
+from replay.rules import Rules
+
+MAX_NAME = 100
+TEAM_RESULTS = ("offense-win", "draw", "defense-win")
+_STRUCTURAL = ("Game", "Players", "First", "Variant", "Result")
+_DATE_RE = re.compile(r"^(\d{4}|\?{4})\.(\d{2}|\?\?)\.(\d{2}|\?\?)$")
+_SCORE_RE = re.compile(r"^([A-Za-z])\s+([+-]?\d+)$")
+_KNOWN_TAG_ORDER = ("Event", "Site", "Date", "Round", "Match", "Table")
+
+
+def _err(message: str, pos: Pos, record: RawRecord) -> NotationError:
+    return NotationError(message, pos, record=record.index)
+
+
+def _tag_pos(raw: RawRecord, name: str) -> Pos:
+    tag = raw.tag(name)
+    return tag.pos if tag else Pos(raw.first_line, 1)
+
+
+def _players(raw: RawRecord, rules: Rules) -> tuple[str, ...]:  # type: ignore[type-arg]
+    value = raw.tag_value("Players")
+    pos = _tag_pos(raw, "Players")
+    if value is None:
+        raise _err("the Players tag is missing", pos, raw)
+    names = tuple(n.strip() for n in value.split(";"))
+    for k, name in enumerate(names):
+        if not name:
+            raise _err(f"seat {seat_letter(k)} has an empty name in Players", pos, raw)
+        if len(name) > MAX_NAME:
+            raise _err(
+                f"seat {seat_letter(k)}'s name is {len(name)} characters (at most {MAX_NAME})",
+                pos,
+                raw,
+            )
+    seen: dict[str, int] = {}
+    for k, name in enumerate(names):
+        if name in seen:
+            raise _err(
+                f"{name!r} sits at both seat {seat_letter(seen[name])} and seat {seat_letter(k)}",
+                pos,
+                raw,
+            )
+        seen[name] = k
+    if not rules.min_players <= len(names) <= rules.max_players:
+        span = (
+            f"exactly {rules.min_players}"
+            if rules.min_players == rules.max_players
+            else f"{rules.min_players} to {rules.max_players}"
+        )
+        raise _err(f"{rules.game} is played by {span} players, not {len(names)}", pos, raw)
+    return names
+
+
+def parse_variant(
+    value: str,
+    rules: Rules,
+    pos: Pos,
+    raw: RawRecord,  # type: ignore[type-arg]
+) -> Variant:
+    """``"a=b, c=d"`` -> the full option map, in the game's docs order."""
+    chosen: dict[str, str] = {}
+    for part in value.split(","):
+        part = part.strip()
+        if not part:
+            if value.strip():
+                raise _err("the Variant tag has an empty option (two commas?)", pos, raw)
+            continue
+        name, eq, val = (s.strip() for s in part.partition("="))
+        if not eq or not name or not val:
+            raise _err(f"Variant option {part!r} is not written option=value", pos, raw)
+        try:
+            opt = rules.option(name)
+        except KeyError:
+            owners = [
+                g for g, r in registry.games().items() if any(o.name == name for o in r.options)
+            ]
+            where = f" (it belongs to {', '.join(owners)})" if owners else ""
+            raise _err(f"{rules.game} has no option {name!r}{where}", pos, raw) from None
+        if name in chosen:
+            raise _err(f"Variant sets {name} twice", pos, raw)
+        if val not in opt.values:
+            raise _err(
+                f"{name}={val} is not an option value; {name} is one of {', '.join(opt.values)}",
+                pos,
+                raw,
+            )
+        chosen[name] = val
+    return Variant(tuple((o.name, chosen.get(o.name, o.default)) for o in rules.options))
+
+
+def parse_result(
+    value: str,
+    rules: Rules,
+    players: int,
+    pos: Pos,
+    raw: RawRecord,  # type: ignore[type-arg]
+) -> Outcome | None:
+    """The claimed outcome, or None for ``*``."""
+    value = value.strip()
+    if value == "*":
+        return None
+    if rules.result_kind == "team":
+        if value not in TEAM_RESULTS:
+            raise _err(f"Result {value!r} must be one of {', '.join(TEAM_RESULTS)} or *", pos, raw)
+        return Outcome(team_result=value)
+    scores: dict[int, int] = {}
+    for part in value.split(","):
+        m = _SCORE_RE.match(part.strip())
+        if not m:
+            raise _err(
+                f'Result part {part.strip()!r} is not a seat and a score like "A 17"', pos, raw
+            )
+        seat = ord(m.group(1).upper()) - ord("A")
+        if seat >= players:
+            raise _err(
+                f"Result names seat {m.group(1).upper()}, which is not at the table", pos, raw
+            )
+        if seat in scores:
+            raise _err(f"Result gives seat {seat_letter(seat)} twice", pos, raw)
+        scores[seat] = int(m.group(2))
+    missing = [seat_letter(s) for s in range(players) if s not in scores]
+    if missing:
+        raise _err(f"Result gives no score for seat {', '.join(missing)}", pos, raw)
+    return Outcome(scores=tuple(scores[s] for s in range(players)))
+
+
+def _check_common_tags(raw: RawRecord) -> None:
+    date = raw.tag("Date")
+    if date is not None:
+        m = _DATE_RE.match(date.value)
+        ok = m is not None
+        if m:
+            month, day = m.group(2), m.group(3)
+            ok = (month == "??" or 1 <= int(month) <= 12) and (day == "??" or 1 <= int(day) <= 31)
+        if not ok:
+            raise _err(
+                f"Date {date.value!r} is not YYYY.MM.DD (?? for unknown parts)", date.pos, raw
+            )
+    rnd = raw.tag("Round")
+    if rnd is not None and not (rnd.value.isdigit() and int(rnd.value) >= 1):
+        raise _err(f"Round {rnd.value!r} is not a positive whole number", rnd.pos, raw)
+
+
+def _first(raw: RawRecord, rules: Rules, players: int) -> int:  # type: ignore[type-arg]
+    tag = raw.tag("First")
+    if tag is None:
+        return 0
+    if not rules.has_first:
+        raise _err(f"{rules.game} has no First tag (every seat acts in each trick)", tag.pos, raw)
+    letter = tag.value.strip().upper()
+    if len(letter) != 1 or not "A" <= letter <= "Z":
+        raise _err(f"First {tag.value!r} is not a seat letter", tag.pos, raw)
+    seat = ord(letter) - ord("A")
+    if seat >= players:
+        raise _err(f"First names seat {letter}, but only {players} players sit", tag.pos, raw)
+    return seat
+
+
+def load_record(raw: RawRecord) -> GameRecord:
+    """Understand one record.  Raises NotationError (with the record's index) on a fault."""
+    if raw.error is not None:
+        raise raw.error
+    game_tag = raw.tag("Game")
+    if game_tag is None:
+        raise _err("the Game tag is missing", Pos(raw.first_line, 1), raw)
+    game = game_tag.value
+    rules = registry.get(game)
+    if rules is None:
+        if game in registry.KNOWN_GAMES:
+            raise _err(f"{game} is not supported by this archive yet", game_tag.pos, raw)
+        raise _err(
+            f"unknown game {game!r}; Game is one of {', '.join(registry.KNOWN_GAMES)}",
+            game_tag.pos,
+            raw,
+        )
+    players = _players(raw, rules)
+    n = len(players)
+    first = _first(raw, rules, n)
+    _check_common_tags(raw)
+    vtag = raw.tag("Variant")
+    variant = parse_variant(vtag.value, rules, vtag.pos, raw) if vtag else rules.default_variant()
+    if vtag is not None:
+        problem = rules.check_variant(players=n, variant=variant)
+        if problem:
+            raise _err(problem, vtag.pos, raw)
+    setup_values: dict[str, str] = {}
+    for name in SETUP_ORDER:
+        tag = raw.tag(name)
+        if tag is None:
+            continue
+        if name not in rules.setup_tags:
+            raise _err(f"{game} has no {name} tag", tag.pos, raw)
+        setup_values[name] = tag.value
+    try:
+        setup = rules.parse_setup(players=n, first=first, tags=setup_values, variant=variant)
+    except SetupError as exc:
+        raise _err(exc.message, _tag_pos(raw, exc.tag), raw) from None
+    rtag = raw.tag("Result")
+    result = parse_result(rtag.value, rules, n, rtag.pos, raw) if rtag else None
+    actions = tuple(_actions(raw, rules, n))
+    skip = set(_STRUCTURAL) | set(SETUP_ORDER)
+    others = [(t.name, t.value) for t in raw.tags if t.name not in skip]
+    order = {name: k for k, name in enumerate(_KNOWN_TAG_ORDER)}
+    others.sort(key=lambda kv: (order.get(kv[0], len(order)), kv[0]))
+    return GameRecord(
+        game=game,
+        players=players,
+        first=first,
+        variant=variant,
+        setup=setup,
+        actions=actions,
+        tags=tuple(others),
+        result=result,
+        comments=raw.comments,
+        star=raw.star,
+        index=raw.index,
+        source=raw,
+    )
+
+
+def _actions(raw: RawRecord, rules: Rules, players: int) -> Iterator[Action]:  # type: ignore[type-arg]
+    parse = rules.parse_move
+    for ra in raw.actions:
+        seat = ord(ra.seat) - ord("A")
+        if seat >= players:
+            raise NotationError(
+                f"there is no seat {ra.seat} at a table of {players}",
+                ra.pos,
+                action=ra.index,
+                seat=ra.seat,
+                record=raw.index,
+            )
+        try:
+            move = parse(ra.words)
+        except ActionSyntaxError as exc:
+            k = min(exc.word, len(ra.word_pos) - 1)
+            raise NotationError(
+                exc.message, ra.word_pos[k], action=ra.index, seat=ra.seat, record=raw.index
+            ) from None
+        yield Action(
+            seat,
+            move,
+            ra.comments,
+            index=ra.index,
+            pos=ra.pos,
+            number=ra.number,
+            number_pos=ra.number_pos,
+        )
+
+
+def parse(text: str) -> list[GameRecord]:
+    """Read and load every record of ``text``; raise the first NotationError met."""
+    return [load_record(raw) for raw in read_records(text)]
+
+
+def load_all(raws: Iterable[RawRecord]) -> Iterator[GameRecord | NotationError]:
+    """Load each record, yielding its error in its place when it fails."""
+    for raw in raws:
+        try:
+            yield load_record(raw)
+        except NotationError as err:
+            yield err
