@@ -54,9 +54,7 @@ class KgnError(Exception):
 
     def located(self, *, record: int | None = None) -> KgnError:
         """Return the same error with its record index set (errors are values)."""
-        err = type(self)(
-            self.message, self.pos, action=self.action, seat=self.seat, record=record
-        )
+        err = type(self)(self.message, self.pos, action=self.action, seat=self.seat, record=record)
         return err
 
     def describe(self) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from replay.record import Outcome, Variant
+from replay.record import GameRecord, Outcome, Variant
 
 SetupT = TypeVar("SetupT")
 MoveT = TypeVar("MoveT")
@@ -51,6 +51,8 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
     numbering: ClassVar[Literal["action", "trick"]] = "action"
     #: "scores": Result is ``seat score`` pairs; "team": a team result word
     result_kind: ClassVar[Literal["scores", "team"]] = "scores"
+    #: whether a match ends by a game's outcome (wild-escape), see ``match_ended``
+    match_has_end: ClassVar[bool] = False
 
     # --- notation -------------------------------------------------------------
     @abstractmethod
@@ -118,6 +120,19 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
     @abstractmethod
     def bot_move(self, rng: random.Random, state: StateT) -> tuple[int, MoveT]:
         """A legal, varied move for whoever may act now (the generator's bot)."""
+
+    # --- matches (NOTATION.md §7) -----------------------------------------------
+    def match_length(self, *, players: int) -> int | None:
+        """How many games a match has, when the game fixes it (Knizia: one per player)."""
+        return None
+
+    def match_ended(self, record: GameRecord, outcome: Outcome) -> bool:
+        """Whether this verified game ends its match (wild-escape: won at final-level)."""
+        return False
+
+    def match_break(self, prev: GameRecord, outcome: Outcome, record: GameRecord) -> str | None:
+        """Why ``record`` cannot follow ``prev`` (verified, with ``outcome``) in a match."""
+        return None
 
     # --- helpers shared by plug-ins --------------------------------------------
     @classmethod

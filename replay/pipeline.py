@@ -1,0 +1,123 @@
+"""From KGN text to one judged result per record: the path every consumer shares.
+
+The CLI, the archive's Celery tasks and the benchmarks all call :func:`check_text`
+(or :func:`check_bytes`), so a record gets the same verdict wherever it is checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from replay.errors import KgnError, NotationError
+from replay.kgn.reader import decode, read_records
+from replay.kgn.writer import write_record
+from replay.load import load_record
+from replay.matches import MatchEntry, MatchVerdict, match_entry, match_verdicts
+from replay.record import GameRecord, RawRecord
+from replay.verify import Status, Verdict, rules_for, verify
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """One record of a file with its verdict.
+
+    ``record`` is None when the record could not be understood (its verdict is then
+    rejected, with a NotationError); ``canonical`` is the canonical KGN text whenever
+    the record loaded.
+    """
+
+    index: int
+    raw: RawRecord | None
+    record: GameRecord | None
+    verdict: Verdict
+    canonical: str | None = None
+    match: MatchEntry | None = field(default=None, repr=False)
+
+    @property
+    def game(self) -> str | None:
+        if self.record is not None:
+            return self.record.game
+        return self.raw.tag_value("Game") if self.raw is not None else None
+
+    @property
+    def status(self) -> Status:
+        return self.verdict.status
+
+    @property
+    def error(self) -> KgnError | None:
+        return self.verdict.error
+
+    @property
+    def first_line(self) -> int:
+        return self.raw.first_line if self.raw is not None else 1
+
+    @property
+    def last_line(self) -> int:
+        return self.raw.last_line if self.raw is not None else 1
+
+    def tag_value(self, name: str) -> str | None:
+        return self.raw.tag_value(name) if self.raw is not None else None
+
+
+def check_raw(raw: RawRecord) -> Checked:
+    """Load, verify and canonically rewrite one syntax-level record.  Never raises
+    for bad input: every fault becomes a rejected verdict with a positioned error."""
+    try:
+        record = load_record(raw)
+    except NotationError as err:
+        verdict = Verdict(Status.REJECTED, error=err.located(record=raw.index))
+        entry = match_entry(raw, None, verified=False, outcome=None)
+        return Checked(raw.index, raw, None, verdict, match=entry)
+    verdict = verify(record)
+    if verdict.error is not None:
+        verdict = Verdict(
+            verdict.status,
+            outcome=verdict.outcome,
+            error=verdict.error.located(record=raw.index),
+            actions_verified=verdict.actions_verified,
+            facts=verdict.facts,
+        )
+    entry = match_entry(
+        raw, record, verified=verdict.status is Status.VERIFIED, outcome=verdict.outcome
+    )
+    return Checked(raw.index, raw, record, verdict, write_record(record), entry)
+
+
+def check_text(text: str) -> Iterator[Checked]:
+    """Every record of ``text``, in order, judged.  Cost: one pass per record."""
+    for raw in read_records(text):
+        yield check_raw(raw)
+
+
+def check_bytes(data: bytes) -> Iterator[Checked]:
+    """As :func:`check_text` for a file's bytes; a file that is not UTF-8 gives a
+    single rejected entry positioned at the first bad byte."""
+    try:
+        text = decode(data)
+    except NotationError as err:
+        yield Checked(1, None, None, Verdict(Status.REJECTED, error=err.located(record=1)))
+        return
+    yield from check_text(text)
+
+
+def matches_of(checked: Iterable[Checked]) -> list[MatchVerdict]:
+    """The verdicts of the matches (NOTATION.md §7) the records belong to."""
+    return match_verdicts(c.match for c in checked if c.match is not None)
+
+
+def record_identity(record: GameRecord) -> str:
+    """A game's identity for de-duplication: SHA-256 of its canonical setup and
+    actions (tags such as Event or Date, comments and Result are not part of it)."""
+    rules = rules_for(record)
+    setup = rules.write_setup(record.setup)
+    parts = [
+        record.game,
+        ";".join(record.players),
+        str(record.first),
+        ",".join(f"{k}={v}" for k, v in record.variant),
+        *(f"{k}={setup[k]}" for k in sorted(setup)),
+        *(f"{a.seat}:{rules.write_move(a.move)}" for a in record.actions),
+    ]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
