@@ -8,6 +8,7 @@ carries that action's 1-based index within its record and the seat that took it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +53,9 @@ class KgnError(Exception):
     def column(self) -> int:
         return self.pos.column
 
-    def located(self, *, record: int | None = None) -> KgnError:
+    def located(self, *, record: int | None = None) -> Self:
         """Return the same error with its record index set (errors are values)."""
-        err = type(self)(self.message, self.pos, action=self.action, seat=self.seat, record=record)
-        return err
+        return type(self)(self.message, self.pos, action=self.action, seat=self.seat, record=record)
 
     def describe(self) -> str:
         """The one-line form users see: ``record 3, line 41 col 9, action 17 (B): ...``."""

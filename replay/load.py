@@ -15,7 +15,7 @@ from replay.errors import ActionSyntaxError, NotationError, Pos, SetupError
 from replay.kgn.reader import read_records
 from replay.kgn.writer import SETUP_ORDER
 from replay.record import Action, GameRecord, Outcome, RawRecord, Variant, seat_letter
-from replay.rules import Rules
+from replay.rules import AnyRules
 
 MAX_NAME = 100
 TEAM_RESULTS = ("offense-win", "draw", "defense-win")
@@ -34,7 +34,7 @@ def _tag_pos(raw: RawRecord, name: str) -> Pos:
     return tag.pos if tag else Pos(raw.first_line, 1)
 
 
-def _players(raw: RawRecord, rules: Rules) -> tuple[str, ...]:  # type: ignore[type-arg]
+def _players(raw: RawRecord, rules: AnyRules) -> tuple[str, ...]:
     value = raw.tag_value("Players")
     pos = _tag_pos(raw, "Players")
     if value is None:
@@ -70,9 +70,9 @@ def _players(raw: RawRecord, rules: Rules) -> tuple[str, ...]:  # type: ignore[t
 
 def parse_variant(
     value: str,
-    rules: Rules,
+    rules: AnyRules,
     pos: Pos,
-    raw: RawRecord,  # type: ignore[type-arg]
+    raw: RawRecord,
 ) -> Variant:
     """``"a=b, c=d"`` -> the full option map, in the game's docs order."""
     chosen: dict[str, str] = {}
@@ -107,10 +107,10 @@ def parse_variant(
 
 def parse_result(
     value: str,
-    rules: Rules,
+    rules: AnyRules,
     players: int,
     pos: Pos,
-    raw: RawRecord,  # type: ignore[type-arg]
+    raw: RawRecord,
 ) -> Outcome | None:
     """The claimed outcome, or None for ``*``."""
     value = value.strip()
@@ -158,7 +158,7 @@ def _check_common_tags(raw: RawRecord) -> None:
         raise _err(f"Round {rnd.value!r} is not a positive whole number", rnd.pos, raw)
 
 
-def _first(raw: RawRecord, rules: Rules, players: int) -> int:  # type: ignore[type-arg]
+def _first(raw: RawRecord, rules: AnyRules, players: int) -> int:
     tag = raw.tag("First")
     if tag is None:
         return 0
@@ -235,7 +235,7 @@ def load_record(raw: RawRecord) -> GameRecord:
     )
 
 
-def _actions(raw: RawRecord, rules: Rules, players: int) -> Iterator[Action]:  # type: ignore[type-arg]
+def _actions(raw: RawRecord, rules: AnyRules, players: int) -> Iterator[Action]:
     parse = rules.parse_move
     for ra in raw.actions:
         seat = ord(ra.seat) - ord("A")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from replay.rules import Rules
+from replay.rules import AnyRules
 
-_GAMES: dict[str, Rules] = {}  # type: ignore[type-arg]
+_GAMES: dict[str, AnyRules] = {}
 
 
-def register(rules: Rules) -> Rules:  # type: ignore[type-arg]
+def register(rules: AnyRules) -> AnyRules:
     """Add a game's rules to the registry (called once by each game module)."""
     if rules.game in _GAMES:
         raise ValueError(f"game {rules.game!r} registered twice")
@@ -15,12 +15,12 @@ def register(rules: Rules) -> Rules:  # type: ignore[type-arg]
     return rules
 
 
-def get(game: str) -> Rules | None:  # type: ignore[type-arg]
+def get(game: str) -> AnyRules | None:
     _load_bundled()
     return _GAMES.get(game)
 
 
-def games() -> dict[str, Rules]:  # type: ignore[type-arg]
+def games() -> dict[str, AnyRules]:
     _load_bundled()
     return dict(_GAMES)
 

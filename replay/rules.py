@@ -145,3 +145,7 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
     @classmethod
     def default_variant(cls) -> Variant:
         return Variant(tuple((o.name, o.default) for o in cls.options))
+
+
+#: a plug-in of any game, for code that handles every game alike
+AnyRules = Rules[Any, Any, Any]

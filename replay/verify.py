@@ -14,7 +14,7 @@ from typing import Any
 from replay import registry
 from replay.errors import IllegalActionError, KgnError, NotationError, RuleViolation
 from replay.record import Action, GameRecord, Outcome, seat_letter
-from replay.rules import Rules
+from replay.rules import AnyRules
 
 
 class Status(StrEnum):
@@ -47,14 +47,14 @@ class Step:
     table: dict[str, Any]
 
 
-def rules_for(record: GameRecord) -> Rules:  # type: ignore[type-arg]
+def rules_for(record: GameRecord) -> AnyRules:
     rules = registry.get(record.game)
     if rules is None:  # the loader refuses unknown games; this guards direct callers
         raise NotationError(f"no rules for game {record.game!r}", record.tag_pos("Game"))
     return rules
 
 
-def _check_number(rules: Rules, state: object, action: Action) -> int | None:  # type: ignore[type-arg]
+def _check_number(rules: AnyRules, state: object, action: Action) -> int | None:
     """Check a written move number; return the number the canonical writer prints."""
     if rules.numbering == "action":
         expected: int | None = action.index
@@ -123,8 +123,8 @@ def verify(record: GameRecord) -> Verdict:
                 rules.apply(state, action.seat, action.move)
             except RuleViolation as exc:
                 raise _illegal(action, exc.message) from None
-        except IllegalActionError as err:
-            return Verdict(Status.REJECTED, error=err, actions_verified=done)
+        except IllegalActionError as illegal:
+            return Verdict(Status.REJECTED, error=illegal, actions_verified=done)
         done += 1
     facts = rules.facts(state)
     if not rules.is_over(state):

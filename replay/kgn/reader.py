@@ -212,8 +212,8 @@ class _Scanner:
         pos = Pos(lineno, col + 1)
         m = _TAG_RE.match(line, col)
         if m is None:
-            name = _TAG_NAME_RE.match(line, col)
-            what = f"the {name.group(1)} tag" if name else "this tag"
+            named = _TAG_NAME_RE.match(line, col)
+            what = f"the {named.group(1)} tag" if named else "this tag"
             raise _Stop(
                 NotationError(f'{what} is malformed: write [Name "value"] on one line', pos)
             )
@@ -269,7 +269,7 @@ class _Scanner:
             except _Stop as stop:
                 error = stop.error
         if error is not None:
-            error = error.located(record=index)  # type: ignore[assignment]
+            error = error.located(record=index)
         return RawRecord(
             index=index,
             tags=tuple(rec.tags),
@@ -280,7 +280,7 @@ class _Scanner:
             first_line=rec.first_line,
             last_line=last,
             text=text,
-            error=error,  # type: ignore[arg-type]
+            error=error,
         )
 
 

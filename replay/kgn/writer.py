@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from replay import registry
 from replay.errors import RuleViolation
 from replay.record import GameRecord, seat_letter
-from replay.rules import Rules
+from replay.rules import AnyRules
 
 WIDTH = 80
 #: tags written before Players, in this order, when present
@@ -30,7 +30,7 @@ def _tag(name: str, value: str) -> str:
     return f'[{name} "{escape(value)}"]'
 
 
-def _trick_numbers(rules: Rules, record: GameRecord) -> list[int | None]:  # type: ignore[type-arg]
+def _trick_numbers(rules: AnyRules, record: GameRecord) -> list[int | None]:
     """Trick numbers before each action, from a replay that stops at the first fault."""
     numbers: list[int | None] = [None] * len(record.actions)
     state = rules.start(
@@ -73,7 +73,7 @@ def _comment_units(text: str) -> list[str]:
     return words
 
 
-def write_tags(record: GameRecord, rules: Rules) -> list[str]:  # type: ignore[type-arg]
+def write_tags(record: GameRecord, rules: AnyRules) -> list[str]:
     tags = dict(record.tags)
     out = [_tag("Game", record.game)]
     out += [_tag(name, tags.pop(name)) for name in _HEAD if name in tags]
@@ -100,7 +100,7 @@ def write_tags(record: GameRecord, rules: Rules) -> list[str]:  # type: ignore[t
     return out
 
 
-def write_movetext(record: GameRecord, rules: Rules) -> list[str]:  # type: ignore[type-arg]
+def write_movetext(record: GameRecord, rules: AnyRules) -> list[str]:
     units: list[str] = []
     for comment in record.comments:
         units += _comment_units(comment)
