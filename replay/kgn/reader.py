@@ -67,6 +67,8 @@ class _Builder:
     first_line: int
     tags: list[Tag] = field(default_factory=list)
     tokens: list[_Tok] = field(default_factory=list)
+    # comments after the last tag so far: the record's own if movetext follows
+    pending: list[_Tok] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     in_movetext: bool = False
     error: NotationError | None = None
@@ -123,6 +125,8 @@ class _Scanner:
             rec.lines.append(line)
             if rec.error is not None and self.comment is None:
                 # after a fault, only record boundaries matter; keep tracking comments
+                if line.strip() and line[0] not in "[{%;":
+                    rec.in_movetext = True
                 self._skim(line, lineno)
                 continue
             try:
@@ -180,8 +184,8 @@ class _Scanner:
                 self.comment.append(line[col:end])
                 text = " ".join(" ".join(self.comment).split())
                 assert self.comment_pos is not None
-                if rec.in_movetext:
-                    rec.tokens.append(_Tok("comment", text, self.comment_pos))
+                tok = _Tok("comment", text, self.comment_pos)
+                (rec.tokens if rec.in_movetext else rec.pending).append(tok)
                 self.comment = None
                 col = end + 1
                 continue
@@ -202,7 +206,9 @@ class _Scanner:
             if not rec.in_movetext and ch == "[":
                 col = self._tag(rec, line, lineno, col)
                 continue
-            rec.in_movetext = True
+            if not rec.in_movetext:
+                rec.in_movetext = True
+                rec.tokens.extend(rec.pending)
             m = _CHUNK_RE.match(line, col)
             assert m is not None
             self._chunk(rec, m.group(), lineno, col)
@@ -232,6 +238,7 @@ class _Scanner:
         if any(t.name == name for t in rec.tags):
             raise _Stop(NotationError(f"the {name} tag appears twice", pos))
         rec.tags.append(Tag(name, value, pos))
+        rec.pending.clear()  # a comment between tags annotates nothing
         return m.end()
 
     @staticmethod

@@ -1,0 +1,42 @@
+# Kibitz — the two commands a newcomer needs are `make run` and `make test`.
+# Each sets up its own virtualenv (.venv) when missing or when pyproject.toml changed.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup run test lint fmt bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+## make run: serve the archive with demo data on http://127.0.0.1:8000
+run: setup
+	@bash scripts/run.sh
+
+## make test: lint, then the whole test suite (PostgreSQL/Redis when found)
+test: setup
+	@bash scripts/test.sh
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy replay
+
+fmt: setup
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+## make bench: the benchmark suite (see docs/benchmarks.md); ONLY=<name> runs one
+bench: setup
+	@echo "The benchmark suite arrives with issue 8 (performance); nothing to run yet." >&2
+	@exit 1
+
+clean:
+	rm -rf var/ .pytest_cache .ruff_cache .mypy_cache
