@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from replay import registry
 from replay.cli import main
-from replay.generate import generate_records
+from replay.generate import generate_record, generate_records
 from replay.kgn import write_record, write_records
 from replay.load import parse
 from replay.record import GameRecord
@@ -160,7 +162,11 @@ def test_generate_is_deterministic_and_valid(tmp_path: Path) -> None:
 def match_file(tmp_path: Path, rounds: list[int], *, change_players_at: int | None = None) -> Path:
     names = ("Ann", "Bob", "Cid")
     parts = []
-    for k, (rnd, rec) in enumerate(zip(rounds, games(len(rounds), seed=21), strict=True)):
+    rules = registry.get(GAME)
+    assert rules is not None
+    rng = random.Random(21)
+    same = [generate_record(GAME, rng, players=3, variant=rules.default_variant()) for _ in rounds]
+    for k, (rnd, rec) in enumerate(zip(rounds, same, strict=True)):
         players = ("Ann", "Bob", "Dee") if change_players_at == k else names
         tags = (("Event", "League"), ("Round", str(rnd)), ("Match", "m1"))
         parts.append(write_record(dataclasses.replace(rec, players=players, tags=tags)))
