@@ -105,7 +105,7 @@ class Outcome:
 
     scores: tuple[int, ...] | None = None
     team_result: str | None = None  # "offense-win" | "draw" | "defense-win"
-    winners: tuple[int, ...] = ()  # seat indices of the winner(s)
+    winners: tuple[int, ...] = field(default=(), compare=False)  # seat indices of the winners
 
     def as_json(self) -> dict[str, int] | str | None:
         if self.scores is not None:
