@@ -1,0 +1,78 @@
+"""The API's one exception handler: every error becomes JSON, never a stack trace.
+
+Shape: ``{"detail": message, "code": code}``, plus ``"errors": {field: [messages]}``
+for validation errors.  Django's ValidationError and Http404 (raised by services and
+selectors) map to 400 and 404; anything unexpected is logged and answered with 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+logger = logging.getLogger("api")
+
+
+def _django_validation(exc: DjangoValidationError) -> exceptions.ValidationError:
+    if hasattr(exc, "error_dict"):
+        return exceptions.ValidationError(exc.message_dict)
+    return exceptions.ValidationError({"non_field_errors": exc.messages})
+
+
+def _flatten(detail: Any) -> str:
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            text = _flatten(value)
+            return text if key == "non_field_errors" else f"{key}: {text}"
+        return "invalid input"
+    if isinstance(detail, list):
+        return _flatten(detail[0]) if detail else "invalid input"
+    return str(detail)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    if isinstance(exc, DjangoValidationError):
+        exc = _django_validation(exc)
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or None)
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        view = context.get("view")
+        logger.error("unhandled error in %s", type(view).__name__, exc_info=exc)
+        response = Response(
+            {"detail": "internal server error", "code": "server_error"},
+            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+        )
+    elif isinstance(exc, exceptions.ValidationError):
+        response.data = {
+            "detail": _flatten(exc.detail),
+            "code": "invalid",
+            "errors": exc.detail
+            if isinstance(exc.detail, dict)
+            else {"non_field_errors": exc.detail},
+        }
+    elif isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        response.data = {
+            "detail": _flatten(exc.detail),
+            "code": codes if isinstance(codes, str) else "error",
+        }
+
+    request = context.get("request")
+    renderer = getattr(request, "accepted_renderer", None)
+    if request is not None and (renderer is None or renderer.format not in ("json", "api")):
+        # e.g. a missing game asked for as KGN, or an unknown ?format=: errors are JSON
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
+    return response

@@ -1,0 +1,92 @@
+"""API views: validate, call a selector or service, serialize.  Errors are mapped to
+JSON in one place (api.exceptions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.urls import reverse
+from rest_framework import status
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.pagination import Pagination
+from api.renderers import KgnRenderer
+from api.serializers import GameDetailOutput, GameListOutput, UploadInput, UploadOutput
+from records.selectors import game_actions, game_get, game_list, upload_get, upload_records
+from records.services import upload_create
+
+_HTML = [BrowsableAPIRenderer] if settings.DEBUG else []
+
+
+class GameListApi(APIView):
+    """GET /api/games/?game=&player=&event=&status=&q=&page="""
+
+    def get(self, request: Request) -> Response:
+        games = game_list(user=request.user, filters=request.query_params).prefetch_related(
+            "seats__player"
+        )
+        paginator = Pagination()
+        page = paginator.paginate_queryset(games, request, view=self)
+        data = GameListOutput(page, many=True, context={"request": request}).data
+        return paginator.get_paginated_response(data)
+
+
+class GameDetailApi(APIView):
+    """GET /api/games/{id}/ as JSON, or the canonical record with ?format=kgn or
+    Accept: application/x-kgn."""
+
+    renderer_classes = [JSONRenderer, KgnRenderer, *_HTML]
+
+    def get(self, request: Request, pk: int) -> Response:
+        game = game_get(user=request.user, pk=pk)
+        if isinstance(request.accepted_renderer, KgnRenderer):
+            if not game.canonical:
+                raise NotFound(
+                    f"record {game.index} of its upload could not be read, so it has no "
+                    "canonical KGN (its error says why)"
+                )
+            return Response(game.canonical)
+        context = {"request": request, "actions": game_actions(game=game)}
+        return Response(GameDetailOutput(game, context=context).data)
+
+
+class UploadCreateApi(APIView):
+    """POST /api/uploads/ (multipart: file, visibility) -> 201 with the upload."""
+
+    permission_classes = [IsAuthenticated]
+
+    def post(self, request: Request) -> Response:
+        payload = UploadInput(data=request.data)
+        payload.is_valid(raise_exception=True)
+        upload = upload_create(
+            owner=request.user,
+            file=payload.validated_data["file"],
+            visibility=payload.validated_data["visibility"],
+        )
+        data = UploadOutput(upload, context={"request": request, "records": []}).data
+        location = reverse("api:upload-detail", kwargs={"pk": upload.pk})
+        return Response(data, status=status.HTTP_201_CREATED, headers={"Location": location})
+
+
+class UploadDetailApi(APIView):
+    """GET /api/uploads/{id}/: status, counts and each record's verdict (polled)."""
+
+    def get(self, request: Request, pk: int) -> Response:
+        upload = upload_get(user=request.user, pk=pk)
+        context = {"request": request, "records": upload_records(upload=upload)}
+        return Response(UploadOutput(upload, context=context).data)
+
+
+class NotFoundApi(APIView):
+    """Any other /api/ path: a JSON 404, like every API error."""
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        raise NotFound("no such API endpoint; see docs/api.md")
+
+    post = put = patch = delete = get

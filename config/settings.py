@@ -1,0 +1,272 @@
+"""Kibitz settings: one module, every value read from the environment (docs/settings.md).
+
+Two profiles, chosen by DEBUG (default off):
+
+- development (DEBUG=1): a generated SECRET_KEY kept in var/secret_key, local hosts,
+  plain-HTTP cookies;
+- production (DEBUG unset or 0): SECRET_KEY and ALLOWED_HOSTS are required, HTTPS only
+  (secure cookies, SSL redirect, HSTS), `manage.py check --deploy` is clean.
+
+Both default to an SQLite file and a filesystem Celery broker under var/, so nothing
+else has to run; DATABASE_URL and CELERY_BROKER_URL switch to PostgreSQL and Redis.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management.utils import get_random_secret_key
+
+from config.env import (
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_path,
+    env_str,
+    filesystem_broker_options,
+    sqlite_database,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+VAR_DIR.mkdir(exist_ok=True)
+
+DEBUG = env_bool("DEBUG", False)
+
+# --- secrets and hosts ---------------------------------------------------------------
+
+
+def _dev_secret_key() -> str:
+    """Generated once per checkout and reused, so dev sessions survive a restart."""
+    path = VAR_DIR / "secret_key"
+    if path.exists() and path.read_text().strip():
+        return path.read_text().strip()
+    key = get_random_secret_key()
+    path.write_text(key + "\n")
+    path.chmod(0o600)
+    return key
+
+
+if DEBUG:
+    SECRET_KEY = env_str("SECRET_KEY", "") or _dev_secret_key()
+    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+else:
+    SECRET_KEY = env_str(
+        "SECRET_KEY",
+        required=True,
+        hint="In production (DEBUG off) set SECRET_KEY to at least 50 random characters, "
+        "e.g. the output of: python -c 'import secrets; print(secrets.token_urlsafe(50))' "
+        "(or set DEBUG=1 for development).",
+    )
+    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
+    if not ALLOWED_HOSTS:
+        raise ImproperlyConfigured(
+            "ALLOWED_HOSTS must be set in production (DEBUG off): the comma-separated host "
+            "names the site is served under, e.g. ALLOWED_HOSTS=kibitz.example.org "
+            "(or set DEBUG=1 for development)."
+        )
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# --- applications --------------------------------------------------------------------
+
+DATABASES = {
+    "default": (
+        database_from_url(
+            env_str("DATABASE_URL", ""),
+            base=BASE_DIR,
+            conn_max_age=env_int("CONN_MAX_AGE", 60, minimum=0),
+        )
+        if env_str("DATABASE_URL", "")
+        else sqlite_database(VAR_DIR / "kibitz.sqlite3")
+    )
+}
+ON_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    *(["django.contrib.postgres"] if ON_POSTGRES else []),
+    "rest_framework",
+    "rest_framework.authtoken",
+    "records",
+    "api",
+    "accounts",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+TEMPLATES_DIR = BASE_DIR / "templates"
+STATIC_DIR = BASE_DIR / "static"
+TEMPLATES_DIR.mkdir(exist_ok=True)
+STATIC_DIR.mkdir(exist_ok=True)
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [TEMPLATES_DIR],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- files ---------------------------------------------------------------------------
+
+STATIC_URL = "/static/"
+STATIC_ROOT = env_path("STATIC_ROOT", VAR_DIR / "static", base=BASE_DIR)
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # collectstatic fills it; WhiteNoise reads it
+STATICFILES_DIRS = [STATIC_DIR]
+MEDIA_URL = "/media/"
+MEDIA_ROOT = env_path("MEDIA_ROOT", VAR_DIR / "media", base=BASE_DIR)
+STORAGES = {
+    # Uploaded KGN files: web writes them, workers read them (a shared volume in
+    # docker-compose).  Never served directly: records are shown through the archive.
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+#: the largest file an upload may have; larger ones are refused before storing
+KIBITZ_UPLOAD_MAX_BYTES = env_int("KIBITZ_UPLOAD_MAX_BYTES", 50 * 1024 * 1024, minimum=1)
+# Request bodies past this go to a temporary file instead of memory.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+
+# --- security (production profile) ---------------------------------------------------
+
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container health check speaks plain HTTP
+SECURE_HSTS_SECONDS = 0 if DEBUG else env_int("SECURE_HSTS_SECONDS", 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
+# Preload (on by default, so check --deploy is clean) only marks the header; the site
+# joins browsers' preload lists when someone submits it at hstspreload.org.
+SECURE_HSTS_PRELOAD = not DEBUG and env_bool("SECURE_HSTS_PRELOAD", True)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+
+def _proxy_ssl_header() -> tuple[str, str] | None:
+    """``X-Forwarded-Proto,https`` -> ("HTTP_X_FORWARDED_PROTO", "https"); set it only
+    behind a proxy that overwrites that header, or clients can fake HTTPS."""
+    parts = env_list("SECURE_PROXY_SSL_HEADER")
+    if not parts:
+        return None
+    if len(parts) != 2:
+        raise ImproperlyConfigured(
+            "SECURE_PROXY_SSL_HEADER must be HEADER,VALUE, e.g. X-Forwarded-Proto,https."
+        )
+    header = parts[0].upper().replace("-", "_")
+    return (header if header.startswith("HTTP_") else f"HTTP_{header}", parts[1])
+
+
+SECURE_PROXY_SSL_HEADER = _proxy_ssl_header()
+
+# --- API -----------------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    # Token first: an anonymous API call gets 401 with WWW-Authenticate: Token.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    ],
+    "DEFAULT_PARSER_CLASSES": [
+        "rest_framework.parsers.JSONParser",
+        "rest_framework.parsers.MultiPartParser",
+        "rest_framework.parsers.FormParser",
+    ],
+    "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
+    "PAGE_SIZE": 50,
+}
+
+# --- Celery --------------------------------------------------------------------------
+
+CELERY_FILESYSTEM_DIR = VAR_DIR / "celery"
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(CELERY_FILESYSTEM_DIR)
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "kibitz")
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 600, minimum=10)
+CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 5
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True  # verdicts live in the database; no result backend
+CELERY_RESULT_BACKEND = None
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_BEAT_SCHEDULE = {
+    "sweep-uploads": {"task": "records.tasks.sweep_uploads", "schedule": 60.0},
+}
+
+# --- logging -------------------------------------------------------------------------
+
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        }
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}

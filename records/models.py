@@ -1,0 +1,210 @@
+"""The archive: uploads of KGN files and the games (with seats) their records became.
+
+Who may see what is decided in one place, ``visible_to(user)`` on the Upload and Game
+querysets: public uploads (and their games) are visible to everyone, private ones to
+their owner and to staff.  Every page, API call and export starts from it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class Visibility(models.TextChoices):
+    PUBLIC = "public", "Public"
+    PRIVATE = "private", "Private"
+
+
+class UploadStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    PROCESSING = "processing", "Processing"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class GameStatus(models.TextChoices):
+    """A record's verdict; the values are replay.verify.Status's plus ``pending``."""
+
+    PENDING = "pending", "Pending"
+    VERIFIED = "verified", "Verified"
+    REJECTED = "rejected", "Rejected"
+    INCOMPLETE = "incomplete", "Incomplete"
+
+
+def _visible_q(user: Any, prefix: str = "") -> Q | None:
+    """None means "everything" (staff); otherwise the condition on the upload."""
+    if user is not None and user.is_authenticated and user.is_staff:
+        return None
+    q = Q(**{f"{prefix}visibility": Visibility.PUBLIC})
+    if user is not None and user.is_authenticated:
+        q |= Q(**{f"{prefix}owner": user})
+    return q
+
+
+class UploadQuerySet(models.QuerySet["Upload"]):
+    def visible_to(self, user: Any) -> UploadQuerySet:
+        """Uploads ``user`` (or AnonymousUser/None) may see: one filter, no extra query."""
+        q = _visible_q(user)
+        return self.all() if q is None else self.filter(q)
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def visible_to(self, user: Any) -> GameQuerySet:
+        """Games of the uploads ``user`` may see (a join on the upload, one query)."""
+        q = _visible_q(user, "upload__")
+        return self.all() if q is None else self.filter(q)
+
+
+class Event(models.Model):
+    name = models.CharField(max_length=200, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=100, unique=True)  # unique = indexed
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def upload_path(instance: Upload, filename: str) -> str:
+    """Where an uploaded file is stored: a random name, so that users' file names
+    never become paths; the name they gave is kept in ``original_name``."""
+    today = timezone.now()
+    return f"uploads/{today:%Y/%m}/{uuid.uuid4().hex}.kgn"
+
+
+class Upload(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="uploads"
+    )
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    file = models.FileField(upload_to=upload_path, max_length=255)
+    original_name = models.CharField(max_length=255)
+    size = models.PositiveBigIntegerField(default=0)
+    sha256 = models.CharField(max_length=64, db_index=True)
+    status = models.CharField(
+        max_length=12, choices=UploadStatus.choices, default=UploadStatus.PENDING
+    )
+    records_found = models.PositiveIntegerField(default=0)
+    records_verified = models.PositiveIntegerField(default=0)
+    records_rejected = models.PositiveIntegerField(default=0)
+    records_incomplete = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = UploadQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["status", "created_at"], name="upload_status_created"),
+            models.Index(fields=["owner", "-created_at"], name="upload_owner_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.original_name} ({self.status})"
+
+
+class Game(models.Model):
+    """One record of an upload with its verdict; ``canonical`` is what is replayed."""
+
+    upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="games")
+    index = models.PositiveIntegerField()  # 1-based position in the uploaded file
+    game = models.CharField(max_length=64, db_index=True, blank=True)
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
+    match = models.CharField(max_length=200, blank=True)
+    round = models.IntegerField(null=True, blank=True)
+    date = models.CharField(max_length=32, blank=True)
+    site = models.CharField(max_length=200, blank=True)
+    tags = models.JSONField(default=list, blank=True)  # [[name, value], ...] as written
+    players_text = models.TextField(blank=True)  # "Ann; Bob; Cid"
+    num_players = models.PositiveSmallIntegerField(default=0)
+    num_actions = models.PositiveIntegerField(default=0)
+    canonical = models.TextField(blank=True)
+    source = models.TextField(blank=True)
+    first_line = models.PositiveIntegerField(default=1)
+    last_line = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=12, choices=GameStatus.choices, default=GameStatus.PENDING)
+    result = models.JSONField(null=True, blank=True)  # Outcome.as_json()
+    winners = models.JSONField(default=list, blank=True)  # seat indices
+    error_line = models.PositiveIntegerField(null=True, blank=True)
+    error_column = models.PositiveIntegerField(null=True, blank=True)
+    error_action = models.PositiveIntegerField(null=True, blank=True)
+    error_message = models.TextField(blank=True)
+    facts = models.JSONField(default=dict, blank=True)
+    identity = models.CharField(max_length=64, blank=True, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        # newest first; (upload, index) is unique, so the order is total and pages are stable
+        ordering = ["-created_at", "-upload_id", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["upload", "index"], name="game_upload_index_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["-created_at", "-upload", "index"], name="game_newest"),
+            models.Index(fields=["status", "-created_at"], name="game_status_created"),
+            models.Index(fields=["event", "-created_at"], name="game_event_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game or '?'} #{self.index} of upload {self.upload_id} ({self.status})"
+
+    @property
+    def error(self) -> dict[str, Any] | None:
+        """The fault as the API shows it, or None for a record without one."""
+        if not self.error_message:
+            return None
+        return {
+            "line": self.error_line,
+            "column": self.error_column,
+            "action": self.error_action,
+            "message": self.error_message,
+        }
+
+    @property
+    def players(self) -> list[str]:
+        return [p.strip() for p in self.players_text.split(";") if p.strip()]
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()  # 0-based
+    letter = models.CharField(max_length=1)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    score = models.IntegerField(null=True, blank=True)
+    won = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="seat_game_seat_unique"),
+        ]
+        indexes = [models.Index(fields=["player", "game"], name="seat_player_game")]
+
+    def __str__(self) -> str:
+        return f"{self.letter}: {self.player_id}"

@@ -1,0 +1,173 @@
+"""POST /api/uploads/ and GET /api/uploads/{id}/ (the shape the upload page polls),
+and the API's errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from records.models import Upload, UploadStatus, Visibility
+
+pytestmark = pytest.mark.django_db
+
+UPLOAD_KEYS = {
+    "id",
+    "name",
+    "status",
+    "visibility",
+    "created_at",
+    "finished_at",
+    "counts",
+    "records",
+}
+RECORD_KEYS = {"index", "game_id", "game", "status", "players", "result", "error", "url"}
+
+
+def _file(text: str, name: str = "cup.kgn") -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, text.encode(), content_type="application/x-kgn")
+
+
+def test_anonymous_upload_is_refused_with_401(kgn: Any) -> None:
+    response = APIClient().post("/api/uploads/", {"file": _file(kgn.valid(1))}, format="multipart")
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
+    assert response.json()["code"] == "not_authenticated"
+    assert not Upload.objects.exists()
+
+
+def test_upload_with_a_token_is_created_pending(
+    user_factory: Any, kgn: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    user = user_factory()
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = client.post(
+            "/api/uploads/",
+            {"file": _file(kgn.valid(2)), "visibility": "private"},
+            format="multipart",
+        )
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert set(body) == UPLOAD_KEYS
+    assert (body["name"], body["status"], body["visibility"]) == ("cup.kgn", "pending", "private")
+    assert body["counts"] == {"found": 0, "verified": 0, "rejected": 0, "incomplete": 0}
+    assert body["records"] == [] and body["finished_at"] is None
+    assert response["Location"] == f"/api/uploads/{body['id']}/"
+    upload = Upload.objects.get(pk=body["id"])
+    assert upload.owner == user and upload.visibility == Visibility.PRIVATE
+    assert len(callbacks) == 1  # verification is sent once the upload commits
+
+
+def test_session_upload_needs_the_csrf_token(user_factory: Any, kgn: Any) -> None:
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(user_factory())
+    response = client.post("/api/uploads/", {"file": _file(kgn.valid(1))}, format="multipart")
+    assert response.status_code == 403
+    assert "CSRF" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [({}, "file"), ({"visibility": "secret"}, "visibility")],
+)
+def test_upload_with_bad_input_is_a_400(
+    user_factory: Any, kgn: Any, data: dict[str, Any], field: str
+) -> None:
+    client = APIClient()
+    client.force_authenticate(user_factory())
+    if field != "file":
+        data = {**data, "file": _file(kgn.valid(1))}
+    response = client.post("/api/uploads/", data, format="multipart")
+    assert response.status_code == 400
+    assert field in response.json()["errors"]
+
+
+def test_upload_over_the_size_limit_is_a_400(user_factory: Any, kgn: Any, settings: Any) -> None:
+    settings.KIBITZ_UPLOAD_MAX_BYTES = 200
+    client = APIClient()
+    client.force_authenticate(user_factory())
+    response = client.post("/api/uploads/", {"file": _file(kgn.valid(2))}, format="multipart")
+    assert response.status_code == 400
+    assert "larger than the 200 bytes" in response.json()["detail"]
+    assert not Upload.objects.exists()
+
+
+def test_upload_progress_has_the_polled_shape(upload_factory: Any, kgn: Any) -> None:
+    illegal, action = kgn.illegal()
+    upload = upload_factory(text=kgn.valid(2) + "\n" + kgn.incomplete() + illegal, name="x.kgn")
+    body = APIClient().get(f"/api/uploads/{upload.pk}/").json()
+    assert set(body) == UPLOAD_KEYS
+    assert body["status"] == UploadStatus.DONE and body["finished_at"] is not None
+    assert body["counts"] == {"found": 4, "verified": 2, "rejected": 1, "incomplete": 1}
+    records = body["records"]
+    assert [r["index"] for r in records] == [1, 2, 3, 4]
+    assert all(set(r) == RECORD_KEYS for r in records)
+    assert [r["status"] for r in records] == ["verified", "verified", "incomplete", "rejected"]
+    assert records[0]["error"] is None and records[0]["game"] == "escalation-pierce"
+    assert records[3]["error"]["action"] == action
+    assert set(records[3]["error"]) == {"line", "column", "action", "message"}
+    assert records[0]["url"].endswith(f"/api/games/{records[0]['game_id']}/")
+    assert isinstance(records[0]["players"], list) and records[0]["players"]
+
+
+def test_a_pending_upload_shows_no_records_yet(upload_factory: Any) -> None:
+    upload = upload_factory(verify=False)
+    body = APIClient().get(f"/api/uploads/{upload.pk}/").json()
+    assert body["status"] == "pending" and body["records"] == []
+
+
+def test_private_uploads_are_visible_to_owner_and_staff_only(
+    upload_factory: Any, user_factory: Any
+) -> None:
+    owner = user_factory("owner")
+    upload = upload_factory(owner=owner, visibility=Visibility.PRIVATE)
+    url = f"/api/uploads/{upload.pk}/"
+    client = APIClient()
+    assert client.get(url).status_code == 404
+    client.force_authenticate(user_factory("other"))
+    assert client.get(url).status_code == 404
+    for user in (owner, user_factory("staff", staff=True)):
+        client.force_authenticate(user)
+        assert client.get(url).status_code == 200
+
+
+def test_the_upload_page_can_poll_with_the_session_cookie(
+    upload_factory: Any, user_factory: Any
+) -> None:
+    owner = user_factory("owner", password="secret-pw")
+    upload = upload_factory(owner=owner, visibility=Visibility.PRIVATE)
+    client = Client()
+    assert client.login(username="owner", password="secret-pw")
+    response = client.get(f"/api/uploads/{upload.pk}/", HTTP_ACCEPT="application/json")
+    assert response.status_code == 200 and response.json()["id"] == upload.pk
+
+
+@pytest.mark.parametrize("path", ["/api/games/999999/", "/api/uploads/999999/", "/api/nothing/"])
+def test_errors_are_json_without_a_stack_trace(path: str) -> None:
+    response = Client().get(path)
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("application/json")
+    assert set(response.json()) == {"detail", "code"}
+    assert b"Traceback" not in response.content
+
+
+def test_an_unexpected_error_is_a_json_500(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(**kwargs: Any) -> None:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr("api.views.game_list", broken)
+    response = Client(raise_request_exception=False).get("/api/games/")
+    assert response.status_code == 500
+    assert response.json() == {"detail": "internal server error", "code": "server_error"}
+    assert b"secret internals" not in response.content
+
+
+def test_healthz_answers_ok_when_the_database_does() -> None:
+    response = Client().get("/healthz")
+    assert response.status_code == 200 and response.content == b"ok\n"

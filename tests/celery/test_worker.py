@@ -1,0 +1,78 @@
+"""A real Celery worker verifies uploads created through the service.
+
+Two variants: the filesystem broker (the embedded default; always runs) and the
+networked broker (Redis or RabbitMQ, marked ``broker``).  The polling timeout is a
+ceiling for a slow machine, not a speed requirement.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.core.files.base import ContentFile
+
+from records.models import Game, GameStatus, Upload, UploadStatus
+from records.services import upload_create
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+POLL_TIMEOUT = 120.0
+
+
+def _upload_and_wait(app: Any, owner: Any, kgn: Any) -> tuple[Upload, int]:
+    illegal, bad_action = kgn.illegal()
+    text = kgn.valid(4, seed=11) + "\n" + kgn.incomplete() + "\n" + illegal
+    from config.celery import app as project_app
+
+    app.set_current()  # upload_create's on_commit sends through the current app
+    try:
+        upload = upload_create(
+            owner=owner, file=ContentFile(text.encode(), name="worker.kgn"), visibility="public"
+        )
+    finally:
+        project_app.set_current()
+    deadline = time.monotonic() + POLL_TIMEOUT
+    while time.monotonic() < deadline:
+        upload.refresh_from_db()
+        if upload.status in (UploadStatus.DONE, UploadStatus.FAILED):
+            break
+        time.sleep(0.25)
+    return upload, bad_action
+
+
+def _assert_verdicts(upload: Upload, bad_action: int, worker: Any) -> None:
+    assert upload.status == UploadStatus.DONE, (
+        f"upload {upload.pk} is {upload.status} ({upload.error}) after {POLL_TIMEOUT} s; "
+        f"worker log:\n{worker.log_tail()}"
+    )
+    assert (upload.records_found, upload.records_verified) == (6, 4)
+    assert (upload.records_incomplete, upload.records_rejected) == (1, 1)
+    statuses = list(
+        Game.objects.filter(upload=upload).order_by("index").values_list("status", flat=True)
+    )
+    assert statuses == [GameStatus.VERIFIED] * 4 + [GameStatus.INCOMPLETE, GameStatus.REJECTED]
+    rejected = Game.objects.get(upload=upload, index=6)
+    assert rejected.error_action == bad_action
+    assert "over" in rejected.error_message
+    assert upload.started_at is not None and upload.finished_at is not None
+
+
+def test_worker_verifies_an_upload_over_the_filesystem_broker(
+    filesystem_worker: tuple[Any, Any], user_factory: Callable[..., Any], kgn: Any
+) -> None:
+    worker, app = filesystem_worker
+    upload, bad_action = _upload_and_wait(app, user_factory(), kgn)
+    _assert_verdicts(upload, bad_action, worker)
+
+
+@pytest.mark.broker
+def test_worker_verifies_an_upload_over_the_network_broker(
+    celery_worker_process: Any, user_factory: Callable[..., Any], kgn: Any
+) -> None:
+    from config.celery import app
+
+    upload, bad_action = _upload_and_wait(app, user_factory(), kgn)
+    _assert_verdicts(upload, bad_action, celery_worker_process)

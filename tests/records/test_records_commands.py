@@ -1,0 +1,97 @@
+"""Management commands: import_kgn and demo_setup."""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from records.models import Game, GameStatus, Upload, UploadStatus, Visibility
+
+pytestmark = pytest.mark.django_db
+
+
+def _run(*args: str) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+@pytest.fixture
+def kgn_tree(tmp_path: Path, kgn: Any) -> Path:
+    (tmp_path / "a.kgn").write_text(kgn.valid(2, seed=1))
+    (tmp_path / "sub" / "deeper").mkdir(parents=True)
+    (tmp_path / "sub" / "b.kgn").write_text(kgn.valid(1, seed=2))
+    (tmp_path / "sub" / "deeper" / "c.kgn").write_text(kgn.incomplete())
+    (tmp_path / "sub" / "notes.txt").write_text("not a record")
+    return tmp_path
+
+
+def test_import_kgn_now_verifies_files_and_folders_recursively(
+    kgn_tree: Path, user_factory: Any
+) -> None:
+    user_factory("alice")
+    out = _run(
+        "import_kgn", str(kgn_tree / "a.kgn"), str(kgn_tree / "sub"), "--now", "--owner", "alice"
+    )
+    assert "2 found, 2 verified" in out and "1 incomplete" in out
+    uploads = Upload.objects.order_by("id")
+    assert [u.original_name for u in uploads] == ["a.kgn", "b.kgn", "c.kgn"]
+    assert {u.status for u in uploads} == {UploadStatus.DONE}
+    assert {u.owner.username for u in uploads} == {"alice"}
+    assert Game.objects.filter(status=GameStatus.VERIFIED).count() == 3
+
+
+def test_import_kgn_accepts_globs_and_private(kgn_tree: Path) -> None:
+    _run("import_kgn", str(kgn_tree / "**" / "*.kgn"), "--now", "--private")
+    uploads = list(Upload.objects.all())
+    assert len(uploads) == 3
+    assert {u.visibility for u in uploads} == {Visibility.PRIVATE}
+    owner = uploads[0].owner
+    assert owner.username == "kibitz" and not owner.has_usable_password()
+
+
+def test_import_kgn_without_now_queues_and_prints_the_ids(
+    kgn_tree: Path, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks() as callbacks:
+        out = _run("import_kgn", str(kgn_tree / "a.kgn"))
+    upload = Upload.objects.get()
+    assert f"upload {upload.pk} a.kgn: queued" in out
+    assert upload.status == UploadStatus.PENDING
+    assert len(callbacks) == 1  # the verify task, sent once the import commits
+
+
+def test_import_kgn_names_what_it_cannot_find(tmp_path: Path) -> None:
+    with pytest.raises(CommandError, match="no such file or folder"):
+        _run("import_kgn", str(tmp_path / "missing.kgn"), "--now")
+    with pytest.raises(CommandError, match="no user"):
+        _run("import_kgn", str(tmp_path), "--owner", "ghost")
+
+
+def test_demo_setup_creates_the_demo_user_and_a_verified_archive_once(settings: Any) -> None:
+    settings.DEBUG = True  # the test runner turns DEBUG off; the dev profile has it on
+    out = _run("demo_setup")
+    assert "60 of 60 games verified" in out
+    user = get_user_model().objects.get(username="demo")
+    assert user.check_password("kibitz-demo")
+    upload = Upload.objects.get(owner=user)
+    assert upload.visibility == Visibility.PUBLIC
+    games = Game.objects.filter(upload=upload)
+    assert games.filter(status=GameStatus.VERIFIED).count() >= 50
+    assert set(games.values_list("event__name", flat=True)) == {"Kibitz Demo Open"}
+    assert set(games.values_list("num_players", flat=True)) == {2, 3, 4}
+    assert games.exclude(date="").count() == 60 and games.filter(round__isnull=False).count() == 60
+    _run("demo_setup")
+    assert Upload.objects.count() == 1 and Game.objects.count() == 60
+
+
+def test_demo_setup_refuses_without_debug(settings: Any) -> None:
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="DEBUG"):
+        _run("demo_setup")
+    assert not get_user_model().objects.filter(username="demo").exists()
