@@ -1,0 +1,13 @@
+from django.urls import path
+
+from records import views
+
+app_name = "records"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("games/", views.game_list_view, name="game-list"),
+    path("games/<int:pk>/", views.game_detail, name="game-detail"),
+    path("uploads/new/", views.upload_new, name="upload-new"),
+    path("uploads/<int:pk>/", views.upload_detail, name="upload-detail"),
+]

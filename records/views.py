@@ -1,0 +1,193 @@
+"""The archive's pages.  Each view validates its input, calls a selector or service,
+and renders a template; what a page shows is decided in its template.
+
+The game page renders one step of the replay on the server (``?step=N``); with
+``&fragment=1`` it returns only that step's part of the page (records/_replay.html),
+which js/replay.js swaps in when the arrow keys step, so the Django template stays
+the only renderer of a table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError
+from django.shortcuts import redirect, render
+from django.template import loader
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from records.forms import GameFilterForm, UploadForm
+from records.models import Game, GameStatus, Upload, UploadStatus
+from records.selectors import (
+    game_actions,
+    game_get,
+    game_list,
+    game_steps,
+    upload_get,
+    upload_records,
+)
+from records.services import upload_create
+from replay import registry
+from replay.verify import Step
+
+GAMES_PER_PAGE = 50
+RECENT_ON_HOME = 8
+#: the table partial of a game without its own (records/tables/<game id>.html)
+GENERIC_TABLE = "records/tables/generic.html"
+#: an upload in these states is still being worked on: its page polls the API
+UPLOAD_BUSY = (UploadStatus.PENDING, UploadStatus.PROCESSING)
+#: fragments of a verified game never change; let the browser keep them a while
+FRAGMENT_CACHE_CONTROL = "private, max-age=300"
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    games = game_list(user=request.user)
+    context = {
+        "counts": games.order_by().values("game").annotate(n=Count("id")).order_by("game"),
+        "recent_games": game_list(user=request.user, filters={"status": GameStatus.VERIFIED})[
+            :RECENT_ON_HOME
+        ],
+        "recent_uploads": Upload.objects.visible_to(None)[:RECENT_ON_HOME],
+        "filter_form": GameFilterForm(),
+    }
+    return render(request, "records/home.html", context)
+
+
+@require_GET
+def game_list_view(request: HttpRequest) -> HttpResponse:
+    form = GameFilterForm(request.GET or None)
+    games = game_list(user=request.user, filters=form.filters())
+    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "form": form,
+        "page": page,
+        "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2),
+        "filtered": bool(form.filters()),
+    }
+    return render(request, "records/game_list.html", context)
+
+
+def _step_index(raw: str | None, last: int) -> int:
+    """``?step=`` as a step index: clamped into 0..last; anything not a number is 0."""
+    try:
+        wanted = int(raw or 0)
+    except ValueError:
+        return 0
+    return max(0, min(wanted, last))
+
+
+def _move_list(game: Game, steps: list[Step]) -> list[dict[str, Any]]:
+    """The numbered moves that can be stepped to, then (for a rejected game) the
+    faulty action, which the replay stops before."""
+    rules = registry.get(game.game)
+    if rules is None:
+        return []
+    moves = [
+        {
+            "step": step.index,
+            "number": step.number,
+            "seat": step.action.seat_letter,
+            "text": rules.write_move(step.action.move),
+            "comments": step.action.comments,
+            "fault": False,
+        }
+        for step in steps[1:]
+        if step.action is not None
+    ]
+    if game.status == GameStatus.REJECTED and game.error_action == len(steps):
+        for action in game_actions(game=game)[len(steps) - 1 : len(steps)]:
+            moves.append(
+                {
+                    "step": None,
+                    "number": action["index"],
+                    "seat": action["seat"],
+                    "text": action["move"],
+                    "comments": (),
+                    "fault": True,
+                }
+            )
+    return moves
+
+
+def _table_template(game: Game) -> str:
+    if game.game in registry.KNOWN_GAMES:
+        return loader.select_template(
+            [f"records/tables/{game.game}.html", GENERIC_TABLE]
+        ).template.name
+    return GENERIC_TABLE
+
+
+@require_GET
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = game_get(user=request.user, pk=pk)
+    steps = game_steps(game=game)
+    last = max(len(steps) - 1, 0)
+    index = _step_index(request.GET.get("step"), last)
+    step = steps[index] if steps else None
+    context = {
+        "game": game,
+        "step": step,
+        "table": step.table if step else None,
+        "index": index,
+        "last": last,
+        "prev": max(index - 1, 0),
+        "next": min(index + 1, last),
+        "seat_names": {seat.letter: seat.player.name for seat in game.seats.all()},
+        "table_template": _table_template(game),
+    }
+    if request.GET.get("fragment") and step is not None:
+        response = render(request, "records/_replay.html", context)
+        response["Cache-Control"] = FRAGMENT_CACHE_CONTROL
+        return response
+    context["moves"] = _move_list(game, steps)
+    return render(request, "records/game_detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def upload_new(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return render(request, "records/upload_new.html", {"form": UploadForm()})
+    form = UploadForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            upload = upload_create(
+                owner=request.user,
+                file=form.cleaned_data["file"],
+                visibility=form.cleaned_data["visibility"],
+            )
+        except ValidationError as exc:
+            form.add_error("file", exc)
+        else:
+            return redirect("records:upload-detail", pk=upload.pk)
+    return render(request, "records/upload_new.html", {"form": form}, status=400)
+
+
+@require_GET
+def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    upload = upload_get(user=request.user, pk=pk)
+    done = upload.records_verified + upload.records_rejected + upload.records_incomplete
+    context = {
+        "upload": upload,
+        "records": upload_records(upload=upload),
+        "busy": upload.status in UPLOAD_BUSY,
+        "checked": done,
+        "api_url": reverse("api:upload-detail", kwargs={"pk": upload.pk}),
+        "game_url_template": reverse("records:game-detail", kwargs={"pk": 0}),
+    }
+    return render(request, "records/upload_detail.html", context)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return render(request, "404.html", status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Rendered without a request context: whatever broke may be the context itself."""
+    return HttpResponseServerError(loader.get_template("500.html").render())

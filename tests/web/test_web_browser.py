@@ -1,0 +1,232 @@
+"""The pages in a real browser (Debian's Chromium through Playwright, never a
+downloaded one): stepping a game with the keyboard, the list's filter form, and the
+golden path from sign-up through an upload verified by a real Celery worker.
+
+Set KIBITZ_SCREENSHOTS=var/screens to keep screenshots of the pages visited.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from records.models import Game, GameStatus, Upload, UploadStatus
+from records.selectors import game_steps
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless=new",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+MARKER = "window.__kibitzNoReload"
+#: a ceiling for a slow machine (the worker polls the filesystem broker every second)
+VERIFY_TIMEOUT_MS = 120_000
+PASSWORD = "quiet-harbour-1842"
+
+
+@pytest.fixture(autouse=True)
+def _orm_beside_playwright(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Playwright's sync API runs an event loop in this thread, which makes Django
+    refuse the tests' own (plain, synchronous) ORM calls.  Allowed for these tests
+    only: set for the whole process it would leak into other tests' subprocesses
+    (``check --deploy`` fails on it)."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def browser(_orm_beside_playwright: None) -> Iterator[Any]:
+    executable = shutil.which("chromium")
+    if executable is None:
+        pytest.skip("Debian's Chromium is not installed: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def _snap(page: Any, name: str) -> None:
+    folder = os.environ.get("KIBITZ_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
+def _mark(page: Any) -> None:
+    page.evaluate(f"{MARKER} = true")
+
+
+def _not_reloaded(page: Any) -> bool:
+    return bool(page.evaluate(f"{MARKER} === true"))
+
+
+def test_arrow_keys_step_the_replay_without_reloading(
+    page: Any, browser: Any, live_server: Any, game_factory: Callable[..., Game]
+) -> None:
+    from playwright.sync_api import expect
+
+    game = game_factory(seed=8, players=("Alma", "Bram", "Cora", "Dirk"), event="Spring Cup")
+    last = len(game_steps(game=game)) - 1
+    url = f"{live_server.url}/games/{game.pk}/"
+    page.goto(url)
+    _mark(page)
+    frame = page.locator("#replay-view .replay-frame")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    expect(frame).to_have_attribute("data-step", "3")
+    expect(page).to_have_url(re.compile(r"\?step=3$"))
+    expect(page.locator("#moves li.current")).to_have_attribute("data-step", "3")
+    _snap(page, "game-step-3")
+
+    server = browser.new_page()
+    server.goto(f"{url}?step=3")
+    assert page.inner_text("#replay-view") == server.inner_text("#replay-view")
+    server.close()
+
+    page.keyboard.press("ArrowLeft")
+    expect(frame).to_have_attribute("data-step", "2")
+    expect(page).to_have_url(re.compile(r"\?step=2$"))
+    page.keyboard.press("End")
+    expect(frame).to_have_attribute("data-step", str(last))
+    page.keyboard.press("ArrowRight")  # past the end: stays
+    page.keyboard.press("Home")
+    expect(frame).to_have_attribute("data-step", "0")
+    expect(page).to_have_url(re.compile(r"\?step=0$"))
+    page.locator('#moves a[data-step="5"]').click()
+    expect(frame).to_have_attribute("data-step", "5")
+    assert _not_reloaded(page)
+
+
+def test_step_links_work_without_javascript(
+    browser: Any, live_server: Any, game_factory: Callable[..., Game]
+) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    game = game_factory()
+    page.goto(f"{live_server.url}/games/{game.pk}/?step=2")
+    page.locator('[data-nav="next"]').click()
+    expect(page).to_have_url(re.compile(r"\?step=3$"))
+    expect(page.locator(".replay-frame")).to_have_attribute("data-step", "3")
+    context.close()
+
+
+def test_filter_form_narrows_the_game_list(
+    page: Any, live_server: Any, game_factory: Callable[..., Game]
+) -> None:
+    from playwright.sync_api import expect
+
+    alma = game_factory(seed=1, players=("Alma", "Cora"), event="Spring Cup")
+    bram = game_factory(seed=2, players=("Bram", "Dirk"))
+    page.goto(f"{live_server.url}/games/")
+    expect(page.locator("#games tbody tr")).to_have_count(2)
+    page.get_by_label("Player").fill("alma")
+    page.get_by_label("Status").select_option("verified")
+    page.get_by_role("button", name="Filter").click()
+    expect(page).to_have_url(re.compile(r"player=alma"))
+    assert "status=verified" in page.url
+    expect(page.locator("#games tbody tr")).to_have_count(1)
+    expect(page.locator(f'#games a[href="/games/{alma.pk}/"]')).to_be_visible()
+    expect(page.locator(f'#games a[href="/games/{bram.pk}/"]')).to_have_count(0)
+    expect(page.get_by_label("Player")).to_have_value("alma")
+    page.get_by_role("link", name="Clear").click()
+    expect(page.locator("#games tbody tr")).to_have_count(2)
+
+
+def test_golden_path_sign_up_upload_watch_verify_and_replay(
+    page: Any, live_server: Any, celery_worker_process: Any, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    from config.celery import app as celery_app
+    from replay.generate import generate_records
+    from replay.kgn import write_records
+
+    count = 20
+    kgn = tmp_path / "club-night.kgn"
+    kgn.write_text(
+        write_records(list(generate_records("escalation-pierce", count=count, seed=21))),
+        encoding="utf-8",
+    )
+
+    page.goto(f"{live_server.url}/uploads/new/")
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next=/uploads/new/"))
+    page.get_by_role("link", name="Sign up").last.click()
+    page.get_by_label("Username").fill("golden")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    expect(page).to_have_url(re.compile(r"/uploads/new/$"))
+    expect(page.get_by_label("Public")).to_be_checked()
+    page.set_input_files("input[type=file]", str(kgn))
+    # Hold the worker off the queue until the page shows the upload pending, so the
+    # test always sees the whole pending -> done transition (a fast worker could
+    # otherwise finish before the page loads).
+    worker = celery_worker_process
+    celery_app.control.cancel_consumer(worker.queue, destination=[worker.name], reply=True)
+    try:
+        page.get_by_role("button", name="Upload").click()
+        expect(page).to_have_url(re.compile(r"/uploads/\d+/$"))
+        upload_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+        expect(page.locator("#upload-status")).to_have_text(UploadStatus.PENDING)
+        _mark(page)
+        _snap(page, "upload-pending")
+    finally:
+        celery_app.control.add_consumer(worker.queue, destination=[worker.name], reply=True)
+    status = page.locator("#upload-status")
+    try:
+        expect(status).to_have_text(UploadStatus.DONE, timeout=VERIFY_TIMEOUT_MS)
+    except AssertionError:
+        upload = Upload.objects.get(pk=upload_id)
+        raise AssertionError(
+            f"upload is {upload.status} ({upload.error}); worker log:\n"
+            f"{celery_worker_process.log_tail()}"
+        ) from None
+    assert _not_reloaded(page)
+    rows = page.locator("#records tbody tr")
+    expect(rows).to_have_count(count)
+    expect(page.locator("#records .badge-verified")).to_have_count(count)
+    expect(page.locator('[data-count="verified"]')).to_have_text(str(count))
+    expect(page.locator("#upload-busy")).to_be_hidden()
+    assert page.evaluate("document.getElementById('upload-progress').value") == count
+    _snap(page, "upload-done")
+    assert Game.objects.filter(upload_id=upload_id, status=GameStatus.VERIFIED).count() == count
+
+    rows.first.locator("a").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    _mark(page)
+    frame = page.locator("#replay-view .replay-frame")
+    expect(frame).to_have_attribute("data-step", "0")
+    for step in range(1, 4):
+        page.keyboard.press("ArrowRight")
+        expect(frame).to_have_attribute("data-step", str(step))
+    page.keyboard.press("End")
+    expect(page.locator(".pierce .state")).to_contain_text("game over")
+    assert _not_reloaded(page)
+    _snap(page, "game-end")
