@@ -232,6 +232,8 @@ def test_in_ci_a_skipped_test_fails_with_its_reason(tmp_path: Path, ci: str, out
         cwd=tmp_path,
         env=_env(
             DEBUG="1", CI=ci, DJANGO_SETTINGS_MODULE="config.settings",
+            # its own database: never the outer session's test database
+            DATABASE_URL=f"sqlite:///{tmp_path / 'probe.sqlite3'}",
             PYTHONPATH=os.pathsep.join([str(ROOT / "tests"), str(ROOT)]),
         ),
         capture_output=True,
