@@ -40,7 +40,7 @@ class RawAction:
     word_pos: tuple[Pos, ...]
     number: int | None
     number_pos: Pos | None
-    pos: Pos  # the seat label's position: where errors about this action point
+    pos: Pos  # the action's first token (its number, else its seat label): errors point here
     comments: tuple[str, ...] = ()
 
 

@@ -328,7 +328,8 @@ def _group(
                 word_pos=tuple(cur.word_pos),
                 number=cur.number,
                 number_pos=cur.number_pos,
-                pos=cur.pos,
+                # NOTATION.md §8: errors point at the action's first token
+                pos=cur.number_pos or cur.pos,
                 comments=tuple(cur.comments),
             )
         )

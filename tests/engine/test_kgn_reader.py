@@ -26,9 +26,9 @@ def test_reads_tags_actions_numbers_and_comments() -> None:
     ]
     first, second = rec.actions
     assert (first.index, first.seat, first.words, first.number) == (1, "A", ("7H",), 1)
-    assert first.pos == Pos(4, 4) and first.comments == ("nice",)
+    assert first.pos == Pos(4, 1) and first.comments == ("nice",)
     assert (second.seat, second.words, second.number) == ("B", ("8C",), 2)
-    assert second.pos == Pos(4, 19)
+    assert second.pos == Pos(4, 17)  # errors point at the action's first token
     assert rec.star and (rec.first_line, rec.last_line) == (1, 6)
 
 

@@ -587,5 +587,9 @@ def test_verify_reports_the_illegal_action_with_its_position() -> None:
     verdict = verify(record)
     assert verdict.status is Status.REJECTED
     assert verdict.error is not None
-    assert (verdict.error.action, verdict.error.line, verdict.error.column) == (3, 6, 22)
+    assert (verdict.error.action, verdict.error.line, verdict.error.column) == (
+        3,
+        6,
+        19,
+    )  # at the action's first token, its number
     assert verdict.error.message == "A plays 4C = 6, which does not beat 8"
