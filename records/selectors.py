@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
 from records.models import Game, GameStatus, Seat, Upload
@@ -134,3 +134,13 @@ def upload_get(*, user: Any, pk: int | str) -> Upload:
 def upload_records(*, upload: Upload) -> QuerySet[Game]:
     """The games of one upload in file order, with their players."""
     return upload.games.order_by("index").prefetch_related("seats__player")
+
+
+def game_counts(*, user: Any) -> QuerySet[Game]:
+    """Games per game id that ``user`` may see: rows of ``{"game", "n"}`` by game id."""
+    return game_list(user=user).order_by().values("game").annotate(n=Count("id")).order_by("game")
+
+
+def upload_list_public(*, limit: int) -> QuerySet[Upload]:
+    """The most recent public uploads (what anyone may see), newest first."""
+    return Upload.objects.visible_to(None).order_by("-created_at", "-id")[:limit]

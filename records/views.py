@@ -14,7 +14,6 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import redirect, render
 from django.template import loader
@@ -22,13 +21,15 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from records.forms import GameFilterForm, UploadForm
-from records.models import Game, GameStatus, Upload, UploadStatus
+from records.models import Game, GameStatus, UploadStatus
 from records.selectors import (
     game_actions,
+    game_counts,
     game_get,
     game_list,
     game_steps,
     upload_get,
+    upload_list_public,
     upload_records,
 )
 from records.services import upload_create
@@ -47,13 +48,12 @@ FRAGMENT_CACHE_CONTROL = "private, max-age=300"
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    games = game_list(user=request.user)
     context = {
-        "counts": games.order_by().values("game").annotate(n=Count("id")).order_by("game"),
+        "counts": game_counts(user=request.user),
         "recent_games": game_list(user=request.user, filters={"status": GameStatus.VERIFIED})[
             :RECENT_ON_HOME
         ],
-        "recent_uploads": Upload.objects.visible_to(None)[:RECENT_ON_HOME],
+        "recent_uploads": upload_list_public(limit=RECENT_ON_HOME),
         "filter_form": GameFilterForm(),
     }
     return render(request, "records/home.html", context)
