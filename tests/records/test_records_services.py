@@ -111,7 +111,8 @@ def test_upload_verify_rejects_an_illegal_action_with_its_position(
     assert game.error_action == action
     assert "already over" in game.error_message
     line = text.splitlines()[game.error_line - game.first_line]
-    assert line[game.error_column - 1] in "ABCD"  # the error points at the seat label
+    # the error points at the action's first token: its move number
+    assert line[game.error_column - 1 :].startswith(f"{action}. ")
     assert game.canonical  # it loaded, so its canonical form is kept for the replay
 
 
