@@ -20,6 +20,7 @@ from records.models import Game, GameStatus, Seat, Upload
 from replay import registry
 from replay.errors import KgnError
 from replay.load import parse
+from replay.record import GameRecord
 from replay.verify import Step, replay_steps
 
 #: the filters game_list understands (others, such as ``page``, are ignored)
@@ -82,21 +83,27 @@ def game_get(*, user: Any, pk: int | str) -> Game:
         raise Http404("no such game") from None
 
 
+def _stored_record(game: Game) -> GameRecord | None:
+    """The game's stored canonical record, parsed; None if it never loaded."""
+    if not game.canonical:
+        return None
+    try:
+        records = parse(game.canonical)
+    except KgnError:
+        return None
+    return records[0] if records else None
+
+
 def game_steps(*, game: Game) -> list[Step]:
     """The deal and the table after every action, replayed from the stored canonical
     record by the engine.  For a rejected game, the steps up to (not including) the
     faulty action; for a record that never loaded, none.  Cost: one replay."""
-    if not game.canonical:
-        return []
-    try:
-        records = parse(game.canonical)
-    except KgnError:
-        return []
-    if not records:
+    record = _stored_record(game)
+    if record is None:
         return []
     steps: list[Step] = []
     try:
-        for step in replay_steps(records[0]):
+        for step in replay_steps(record):
             steps.append(step)
     except KgnError:
         pass  # the fault ends the replay; the steps before it stand
@@ -106,20 +113,13 @@ def game_steps(*, game: Game) -> list[Step]:
 def game_actions(*, game: Game) -> list[dict[str, object]]:
     """The record's actions as ``{"index", "seat", "move"}`` (seat letter, move in the
     game's notation), read from the canonical record; none if it never loaded."""
-    if not game.canonical:
-        return []
-    try:
-        records = parse(game.canonical)
-    except KgnError:
-        return []
-    if not records:
-        return []
-    rules = registry.get(records[0].game)
-    if rules is None:
+    record = _stored_record(game)
+    rules = registry.get(record.game) if record is not None else None
+    if record is None or rules is None:
         return []
     return [
         {"index": a.index, "seat": a.seat_letter, "move": rules.write_move(a.move)}
-        for a in records[0].actions
+        for a in record.actions
     ]
 
 
