@@ -169,6 +169,7 @@ class Game(models.Model):
             models.Index(fields=["-created_at", "-upload", "index"], name="game_newest"),
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
             models.Index(fields=["event", "-created_at"], name="game_event_created"),
+            models.Index(fields=["event", "match", "round"], name="game_match_round"),
         ]
 
     def __str__(self) -> str:

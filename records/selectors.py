@@ -83,7 +83,7 @@ def game_get(*, user: Any, pk: int | str) -> Game:
         raise Http404("no such game") from None
 
 
-def _stored_record(game: Game) -> GameRecord | None:
+def stored_record(game: Game) -> GameRecord | None:
     """The game's stored canonical record, parsed; None if it never loaded."""
     if not game.canonical:
         return None
@@ -98,7 +98,7 @@ def game_steps(*, game: Game) -> list[Step]:
     """The deal and the table after every action, replayed from the stored canonical
     record by the engine.  For a rejected game, the steps up to (not including) the
     faulty action; for a record that never loaded, none.  Cost: one replay."""
-    record = _stored_record(game)
+    record = stored_record(game)
     if record is None:
         return []
     steps: list[Step] = []
@@ -113,7 +113,7 @@ def game_steps(*, game: Game) -> list[Step]:
 def game_actions(*, game: Game) -> list[dict[str, object]]:
     """The record's actions as ``{"index", "seat", "move"}`` (seat letter, move in the
     game's notation), read from the canonical record; none if it never loaded."""
-    record = _stored_record(game)
+    record = stored_record(game)
     rules = registry.get(record.game) if record is not None else None
     if record is None or rules is None:
         return []

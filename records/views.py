@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from records.forms import GameFilterForm, UploadForm
+from records.matches import NO_EVENT, match_list, match_sheet
 from records.models import Game, GameStatus, UploadStatus
 from records.selectors import (
     game_actions,
@@ -123,6 +124,16 @@ def _table_template(game: Game) -> str:
     return GENERIC_TABLE
 
 
+def _scores_template(game: Game) -> str | None:
+    """The game's own score table (records/scores/<game id>.html), if it has one."""
+    if game.game not in registry.KNOWN_GAMES:
+        return None
+    try:
+        return loader.get_template(f"records/scores/{game.game}.html").template.name
+    except loader.TemplateDoesNotExist:
+        return None
+
+
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_get(user=request.user, pk=pk)
@@ -130,6 +141,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     last = max(len(steps) - 1, 0)
     index = _step_index(request.GET.get("step"), last)
     step = steps[index] if steps else None
+    rules = registry.get(game.game)
     context = {
         "game": game,
         "step": step,
@@ -140,13 +152,30 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "next": min(index + 1, last),
         "seat_names": {seat.letter: seat.player.name for seat in game.seats.all()},
         "table_template": _table_template(game),
+        "trick_numbers": rules is not None and rules.numbering == "trick",
     }
     if request.GET.get("fragment") and step is not None:
         response = render(request, "records/_replay.html", context)
         response["Cache-Control"] = FRAGMENT_CACHE_CONTROL
         return response
     context["moves"] = _move_list(game, steps)
+    context["final"] = steps[-1].table if steps else None
+    context["scores_template"] = _scores_template(game)
     return render(request, "records/game_detail.html", context)
+
+
+@require_GET
+def match_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
+    sheet = match_sheet(user=request.user, event=event, key=key)
+    return render(request, "records/match_detail.html", {"sheet": sheet})
+
+
+@require_GET
+def match_list_view(request: HttpRequest) -> HttpResponse:
+    page = Paginator(match_list(user=request.user), GAMES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    return render(request, "records/match_list.html", {"page": page, "no_event": NO_EVENT})
 
 
 @login_required

@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from replay import registry
-from replay.generate import generate_records
+from replay.generate import generate_matches, generate_records
 from replay.kgn import write_records
 from replay.matches import MatchStatus
 from replay.pipeline import Checked, check_bytes, matches_of
+from replay.record import Variant
+from replay.rules import AnyRules
 from replay.verify import Status
 
 EXIT_OK, EXIT_FAULT, EXIT_USAGE = 0, 1, 2
@@ -108,8 +110,19 @@ def cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
             f"players, not {args.players}\n"
         )
         return EXIT_USAGE
-    records = generate_records(
-        args.game, count=args.count, seed=args.seed, players=args.players, event=args.event
+    try:
+        variant = _variant_arg(rules, args.variant, args.players)
+    except ValueError as exc:
+        sys.stderr.write(f"replay generate: {exc}\n")
+        return EXIT_USAGE
+    make = generate_matches if args.matches else generate_records
+    records = make(
+        args.game,
+        count=args.count,
+        seed=args.seed,
+        players=args.players,
+        event=args.event,
+        variant=variant,
     )
     text = write_records(records)
     if args.output:
@@ -117,6 +130,29 @@ def cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(text)
     return EXIT_OK
+
+
+def _variant_arg(rules: AnyRules, text: str | None, players: int | None) -> Variant | None:
+    """``--variant "a=b, c=d"`` as a full option map (None: drawn per game)."""
+    if text is None:
+        return None
+    chosen: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, value = (s.strip() for s in part.partition("="))
+        try:
+            opt = rules.option(name)
+        except KeyError:
+            names = ", ".join(o.name for o in rules.options) or "none"
+            raise ValueError(f"{rules.game} has no option {name!r} (options: {names})") from None
+        if value not in opt.values:
+            raise ValueError(f"{name} is one of {', '.join(opt.values)}, not {value!r}")
+        chosen[name] = value
+    variant = Variant(tuple((o.name, chosen.get(o.name, o.default)) for o in rules.options))
+    if players is not None:
+        problem = rules.check_variant(players=players, variant=variant)
+        if problem:
+            raise ValueError(problem)
+    return variant
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -133,6 +169,17 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--players", type=int, default=None)
     g.add_argument("--event", default=None, help="an Event tag for every game")
+    g.add_argument(
+        "--variant",
+        default=None,
+        help='options, e.g. "special-lead=if-only-specials" '
+        "(default: drawn at random for each game)",
+    )
+    g.add_argument(
+        "--matches",
+        action="store_true",
+        help="write --count whole matches (Match and Round tags), not single games",
+    )
     g.add_argument("-o", "--output", default=None, help="write to this file, not stdout")
     g.set_defaults(run=cmd_generate)
     return parser

@@ -53,6 +53,9 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
     result_kind: ClassVar[Literal["scores", "team"]] = "scores"
     #: whether a match ends by a game's outcome (wild-escape), see ``match_ended``
     match_has_end: ClassVar[bool] = False
+    #: "high": the highest score wins (Pierce, tricks, head-to-head); "low": the
+    #: lowest wins (Knizia).  Scoresheets total and rank by it.
+    score_order: ClassVar[Literal["high", "low"]] = "high"
 
     # --- notation -------------------------------------------------------------
     @abstractmethod
@@ -133,6 +136,25 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
     def match_break(self, prev: GameRecord, outcome: Outcome, record: GameRecord) -> str | None:
         """Why ``record`` cannot follow ``prev`` (verified, with ``outcome``) in a match."""
         return None
+
+    def match_setup(
+        self,
+        rng: random.Random,
+        *,
+        players: int,
+        variant: Variant,
+        round: int,
+        prev: tuple[GameRecord, Outcome] | None,
+    ) -> tuple[int, SetupT]:
+        """First seat and setup of round ``round`` (1-based) of a generated match.
+
+        ``prev`` is the previous round and its outcome (None for round 1).  The default
+        deals afresh with a random first seat; a game whose rounds follow each other
+        (Knizia: each player first once; wild-escape: levels, offense and tribute)
+        overrides it.
+        """
+        first = rng.randrange(players) if self.has_first else 0
+        return first, self.random_setup(rng, players=players, variant=variant)
 
     # --- helpers shared by plug-ins --------------------------------------------
     @classmethod

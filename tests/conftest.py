@@ -128,18 +128,24 @@ def media_root(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 class Kgn:
-    """Escalation-pierce records made by the engine's generator, valid or spoiled."""
+    """Records made by the engine's generator (escalation-pierce unless ``game`` says
+    otherwise), valid or spoiled."""
 
     GAME = "escalation-pierce"
 
     @staticmethod
     def records(
-        count: int = 3, *, seed: int = 1, players: int | None = None, event: str = ""
+        count: int = 3,
+        *,
+        seed: int = 1,
+        players: int | None = None,
+        event: str = "",
+        game: str = GAME,
     ) -> list[Any]:
         from replay.generate import generate_records
 
         return list(
-            generate_records(Kgn.GAME, count=count, seed=seed, players=players, event=event or None)
+            generate_records(game, count=count, seed=seed, players=players, event=event or None)
         )
 
     @staticmethod

@@ -2,8 +2,9 @@
 
 ``{{ "TH"|cards }}`` -> a red "10♥" face read out as "ten of hearts";
 ``{{ hand|cards }}`` -> the faces of a list of codes.  Codes are the engine's: rank +
-suit for standard cards (``T`` = 10), ``BJ``/``SJ`` for jokers, ``W=5``-style wild
-declarations, and bare ranks or numbers (head-to-head, Knizia), shown as they are.
+suit for standard cards (``T`` = 10), ``BJ``/``SJ`` for jokers, ``SJ=QS``-style wild
+declarations; ``cards:"knizia"`` reads Knizia's numbers, ``W`` (``W=5``) and ``P``, and
+``cards:"rank"`` head-to-head's bare ranks.  ``card_kind`` gives a game's kind.
 """
 
 from __future__ import annotations
@@ -41,14 +42,14 @@ RANKS = {
 JOKERS = {"BJ": ("★", "big joker", True), "SJ": ("☆", "small joker", False)}
 
 
-def face_parts(code: str) -> tuple[str, str, str]:
-    """(visible text, spoken name, colour class) of one card code."""
-    code = str(code).strip().upper()
-    base, _, stands_for = code.partition("=")
-    if stands_for:
-        text, name, colour = face_parts(base)
-        shown, spoken, _ = face_parts(stands_for)
-        return f"{text}={shown}", f"{name} as {spoken}", colour
+#: the card kind of each game's tokens: standard cards, Knizia's numbers, bare ranks
+GAME_KINDS = {"escalation-knizia": "knizia", "head-to-head": "rank"}
+#: words of the notation that are never cards (NOTATION.md §3)
+KEYWORDS = frozenset({"take", "pass", "bid", "trump", "tribute", "return"})
+KNIZIA_SPECIAL = {"W": ("W", "wild card", "wild"), "P": ("P", "Pass card", "pass")}
+
+
+def _standard(base: str) -> tuple[str, str, str] | None:
     if base in JOKERS:
         symbol, name, red = JOKERS[base]
         return f"{symbol}J", name, "red" if red else "black"
@@ -56,33 +57,91 @@ def face_parts(code: str) -> tuple[str, str, str]:
         shown, rank_name = RANKS[base[0]]
         symbol, suit_name, red = SUITS[base[1]]
         return f"{shown}{symbol}", f"{rank_name} of {suit_name}", "red" if red else "black"
+    return None
+
+
+def _knizia(base: str) -> tuple[str, str, str] | None:
+    if base in KNIZIA_SPECIAL:
+        return KNIZIA_SPECIAL[base]
+    if base.isdigit() and 1 <= int(base) <= 13:
+        return str(int(base)), f"number {int(base)}", "number"
+    return None
+
+
+def _rank(base: str) -> tuple[str, str, str] | None:
+    base = "T" if base == "10" else base
     if base in RANKS:
         shown, rank_name = RANKS[base]
-        return shown, rank_name, "plain"
-    return base, base, "plain"
+        return shown, rank_name, "rank"
+    return None
 
 
-def _face(code: str) -> SafeString:
-    text, name, colour = face_parts(code)
+_READERS = {"standard": _standard, "knizia": _knizia, "rank": _rank}
+
+
+def face_parts(code: str, kind: str = "standard") -> tuple[str, str, str]:
+    """(visible text, spoken name, colour class) of one card code of ``kind``
+    ("standard", "knizia" or "rank").  Anything else is shown as written, "plain"."""
+    code = str(code).strip().upper()
+    base, _, stands_for = code.partition("=")
+    if stands_for:
+        text, name, colour = face_parts(base, kind)
+        shown, spoken, _ = face_parts(stands_for, kind)
+        if kind == "knizia":
+            return f"{text}={shown}", f"{name} as {stands_for}", colour
+        return f"{text}={shown}", f"{name} as {spoken}", colour
+    found = _READERS.get(kind, _standard)(base)
+    if found is None and kind == "standard":
+        found = _rank(base)
+    return found if found is not None else (base, base, "plain")
+
+
+def _face(code: str, kind: str = "standard") -> SafeString:
+    text, name, colour = face_parts(code, kind)
     return format_html(
         '<span class="card card-{}" role="img" aria-label="{}">{}</span>', colour, name, text
     )
 
 
 @register.filter
-def cards(value: str | Iterable[str] | None) -> SafeString:
-    """One card code, or a list of them, as card faces (empty for None)."""
+def cards(value: str | Iterable[str] | None, kind: str = "standard") -> SafeString:
+    """One card code, or a list of them, as card faces (empty for None).
+
+    ``{{ hand|cards:"knizia" }}`` reads Knizia's numbers, ``W`` and ``P``;
+    ``{{ hand|cards:"rank" }}`` reads head-to-head's bare ranks.
+    """
     if value is None:
         return SafeString("")
     if isinstance(value, str):
-        return _face(value)
-    return format_html_join("", "{}", ((_face(code),) for code in value))
+        return _face(value, kind)
+    return format_html_join("", "{}", ((_face(code, kind),) for code in value))
 
 
 @register.filter
-def card_names(value: Iterable[str] | None) -> str:
+def card_kind(game: str | None) -> str:
+    """The card kind of a game id, for ``cards``: ``{{ x|cards:kind }}``."""
+    return GAME_KINDS.get(game or "", "standard")
+
+
+@register.filter
+def suit(code: str | None) -> SafeString:
+    """A suit letter (``S``) as its coloured symbol, read out by name."""
+    found = SUITS.get(str(code or "").strip().upper())
+    if found is None:
+        return format_html("{}", code or "")
+    symbol, name, red = found
+    return format_html(
+        '<span class="suit suit-{}" role="img" aria-label="{}">{}</span>',
+        "red" if red else "black",
+        name,
+        symbol,
+    )
+
+
+@register.filter
+def card_names(value: Iterable[str] | None, kind: str = "standard") -> str:
     """The spoken names of cards, comma-separated (for aria-labels and titles)."""
-    return ", ".join(face_parts(code)[1] for code in value or ())
+    return ", ".join(face_parts(code, kind)[1] for code in value or ())
 
 
 @register.filter
@@ -91,6 +150,15 @@ def lookup(mapping: Mapping[str, Any] | None, key: Any) -> Any:
     if not mapping:
         return None
     return mapping.get(key) if hasattr(mapping, "get") else None
+
+
+@register.filter
+def index(sequence: Any, k: Any) -> Any:
+    """``{{ names|index:k }}``: the k-th item of a sequence (None when out of range)."""
+    try:
+        return sequence[int(k)]
+    except (IndexError, TypeError, ValueError):
+        return None
 
 
 @register.filter
@@ -127,12 +195,23 @@ def signed(value: Any) -> str:
 
 
 @register.filter
-def move_faces(text: str | None) -> SafeString:
-    """A move as written (``take 9D 9S``): card tokens as faces, words as text."""
+def move_faces(text: str | None, game: str | None = None) -> SafeString:
+    """A move as written (``take 9D 9S``, ``bid 5``, ``trump S``): keywords and bids as
+    words, a named trump as its suit, cards as faces of ``game``'s kind."""
+    kind = card_kind(game)
     parts = []
+    after = ""
     for token in (text or "").split():
-        if face_parts(token)[2] == "plain":
+        if token.lower() in KEYWORDS or after == "bid":
+            parts.append(format_html('<span class="word">{}</span>', token))
+        elif after == "trump":
+            parts.append(suit(token))
+        elif (
+            face_parts(token, kind)[2] == "plain"
+            and _READERS[kind](token.upper().partition("=")[0]) is None
+        ):
             parts.append(format_html('<span class="word">{}</span>', token))
         else:
-            parts.append(_face(token))
+            parts.append(_face(token, kind))
+        after = token.lower()
     return SafeString(" ".join(parts))

@@ -16,8 +16,9 @@ from records.models import Game
 
 @pytest.fixture
 def game_factory(upload_factory: Callable[..., Any], kgn: Any) -> Callable[..., Game]:
-    """``game_factory(visibility=..., owner=..., players=(...), comment=...)`` -> the
-    first (verified) Game of a fresh one-record upload."""
+    """``game_factory(visibility=..., owner=..., players=(...), comment=..., game=...,
+    n=...)`` -> the first (verified) Game of a fresh one-record upload; ``n`` players
+    (3 for Pierce, drawn by the generator for the other games unless given)."""
 
     def make(
         *,
@@ -27,8 +28,13 @@ def game_factory(upload_factory: Callable[..., Any], kgn: Any) -> Callable[..., 
         players: tuple[str, ...] | None = None,
         comment: str | None = None,
         event: str = "",
+        game: str = "escalation-pierce",
+        n: int | None = None,
     ) -> Game:
-        (record,) = kgn.records(1, seed=seed, players=len(players) if players else 3, event=event)
+        count = len(players) if players else n
+        if count is None:
+            count = 3 if game == "escalation-pierce" else None
+        (record,) = kgn.records(1, seed=seed, players=count, event=event, game=game)
         if players:
             record = replace(record, players=players)
         if comment:

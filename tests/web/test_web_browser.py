@@ -18,6 +18,7 @@ import pytest
 
 from records.models import Game, GameStatus, Upload, UploadStatus
 from records.selectors import game_steps
+from replay import registry
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -119,6 +120,37 @@ def test_arrow_keys_step_the_replay_without_reloading(
     expect(page).to_have_url(re.compile(r"\?step=0$"))
     page.locator('#moves a[data-step="5"]').click()
     expect(frame).to_have_attribute("data-step", "5")
+    assert _not_reloaded(page)
+
+
+@pytest.mark.parametrize("game_id", sorted(registry.games()))
+def test_every_game_replays_with_the_keys_and_permalinks(
+    page: Any, browser: Any, live_server: Any, game_factory: Callable[..., Game], game_id: str
+) -> None:
+    from playwright.sync_api import expect
+
+    game = game_factory(game=game_id, seed=21)
+    steps = game_steps(game=game)
+    last = len(steps) - 1
+    url = f"{live_server.url}/games/{game.pk}/"
+    page.goto(url)
+    _mark(page)
+    frame = page.locator("#replay-view .replay-frame")
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    expect(frame).to_have_attribute("data-step", "4")
+    expect(page).to_have_url(re.compile(r"\?step=4$"))
+    _snap(page, f"{game_id}-step-4")
+    permalink = browser.new_page()
+    permalink.goto(f"{url}?step=4")
+    assert page.inner_text("#replay-view") == permalink.inner_text("#replay-view")
+    permalink.close()
+    page.keyboard.press("End")
+    expect(frame).to_have_attribute("data-step", str(last))
+    expect(page.locator("#moves li.current")).to_have_attribute("data-step", str(last))
+    _snap(page, f"{game_id}-end")
+    page.keyboard.press("Home")
+    expect(frame).to_have_attribute("data-step", "0")
     assert _not_reloaded(page)
 
 

@@ -6,6 +6,7 @@ Idempotent, and development only (DEBUG on): the demo password is public.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -15,7 +16,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from records.models import Upload, Visibility
 from records.services import upload_create, upload_verify
-from replay.generate import generate_records
+from replay import registry
+from replay.generate import generate_match, generate_record, generate_records
 from replay.kgn import write_records
 from replay.record import GameRecord
 
@@ -29,11 +31,11 @@ DEMO_SEED = 20240601
 
 
 def demo_records() -> list[GameRecord]:
-    """60 games of 2 to 4 players, the same every time, with Event/Date/Round tags."""
-    rng = random.Random(DEMO_SEED)
+    """60 Pierce games of every table size (2 to 8 players), the same every time, with
+    Event/Date/Round."""
     records = []
     for k in range(DEMO_COUNT):
-        players = rng.randint(2, 4)
+        players = 2 + k % 7
         (record,) = generate_records(
             DEMO_GAME, count=1, seed=DEMO_SEED + k, players=players, event=DEMO_EVENT
         )
@@ -45,6 +47,58 @@ def demo_records() -> list[GameRecord]:
         )
         records.append(_with_tags(record, tags))
     return records
+
+
+def knizia_records() -> list[GameRecord]:
+    """Two whole Knizia matches (3 and 4 players, one game per player) and 12 single
+    games of 2 to 6 players."""
+    rng = random.Random(DEMO_SEED + 1)
+    event = ("Event", "Knizia Night")
+    records: list[GameRecord] = []
+    for k, players in enumerate((3, 4), start=1):
+        for record in generate_match(
+            "escalation-knizia", rng, match=f"Table {k}", players=players, tags=(event,)
+        ):
+            records.append(_with_tags(record, (*record.tags, ("Date", "2024.07.05"))))
+    for k in range(12):
+        record = generate_record(
+            "escalation-knizia",
+            rng,
+            players=2 + k % 5,
+            tags=(event, ("Date", "2024.07.06"), ("Round", str(k + 1))),
+        )
+        records.append(record)
+    return records
+
+
+def single_records(game: str, event: str, count: int, seed: int, date: str) -> list[GameRecord]:
+    """``count`` single games of ``game`` with every player count and options drawn."""
+    rng = random.Random(seed)
+    return [
+        generate_record(game, rng, tags=(("Event", event), ("Date", date), ("Round", str(k + 1))))
+        for k in range(count)
+    ]
+
+
+#: the demo archive: one public upload per file, each made once
+DEMO_FILES: tuple[tuple[str, str, Callable[[], list[GameRecord]]], ...] = (
+    (DEMO_GAME, DEMO_FILE, demo_records),
+    ("escalation-knizia", "kibitz-demo-knizia-night.kgn", knizia_records),
+    (
+        "escalative-tricks",
+        "kibitz-demo-trick-ladder.kgn",
+        lambda: single_records(
+            "escalative-tricks", "Trick Ladder", 24, DEMO_SEED + 2, "2024.08.10"
+        ),
+    ),
+    (
+        "head-to-head",
+        "kibitz-demo-head-to-head.kgn",
+        lambda: single_records(
+            "head-to-head", "Head-to-Head Duel", 24, DEMO_SEED + 3, "2024.09.14"
+        ),
+    ),
+)
 
 
 def _with_tags(record: GameRecord, tags: tuple[tuple[str, str], ...]) -> GameRecord:
@@ -64,8 +118,9 @@ def _with_tags(record: GameRecord, tags: tuple[tuple[str, str], ...]) -> GameRec
 
 class Command(BaseCommand):
     help = (
-        f"Create the demo user ({DEMO_USER} / {DEMO_PASSWORD}) and a public upload of "
-        f"{DEMO_COUNT} verified {DEMO_GAME} games. Development only (DEBUG on)."
+        f"Create the demo user ({DEMO_USER} / {DEMO_PASSWORD}) and public uploads of "
+        "verified games of every game (Knizia matches included). Development only "
+        "(DEBUG on)."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -79,19 +134,26 @@ class Command(BaseCommand):
         if created or not user.check_password(DEMO_PASSWORD):
             user.set_password(DEMO_PASSWORD)
             user.save(update_fields=["password"])
-        if Upload.objects.filter(owner=user, original_name=DEMO_FILE).exists():
-            self.stdout.write(f"demo archive present; log in as {DEMO_USER} / {DEMO_PASSWORD}")
+        for game, name, make in DEMO_FILES:
+            if registry.get(game) is None:
+                continue  # a game this build does not have yet
+            self._upload(user, name, make)
+        self.stdout.write(f"log in as {DEMO_USER} / {DEMO_PASSWORD}")
+
+    def _upload(self, user: Any, name: str, make: Callable[[], list[GameRecord]]) -> None:
+        if Upload.objects.filter(owner=user, original_name=name).exists():
+            self.stdout.write(f"demo archive: {name} present")
             return
-        data = write_records(demo_records()).encode()
+        data = write_records(make()).encode()
         upload = upload_create(
             owner=user,
-            file=ContentFile(data, name=DEMO_FILE),
+            file=ContentFile(data, name=name),
             visibility=Visibility.PUBLIC,
             enqueue=False,
         )
         upload_verify(upload_id=upload.pk)
         upload.refresh_from_db()
         self.stdout.write(
-            f"demo archive: upload {upload.pk}, {upload.records_verified} of "
-            f"{upload.records_found} games verified; log in as {DEMO_USER} / {DEMO_PASSWORD}"
+            f"demo archive: {name}, upload {upload.pk}, {upload.records_verified} of "
+            f"{upload.records_found} games verified"
         )

@@ -1,0 +1,190 @@
+"""Matches in the archive (NOTATION.md §7): scoresheets and verdicts, per viewer.
+
+A match is the games with the same Event and Match tags, ordered by Round.  Its
+verdict (complete, unfinished or broken, and where) is computed by the engine
+(``replay.matches``) from the stored games, every time a match is read: it is never
+stale, and it is computed over the games the viewer may see, so a private game in
+someone else's upload neither shows up in the scoresheet nor changes its verdict.
+
+Cost: one query for the games of the match (seats prefetched) and one parse of each
+stored record; a match is a handful of games (Knizia: one per player).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Max, Min, QuerySet
+from django.http import Http404
+
+from records.models import Event, Game, GameStatus
+from records.selectors import stored_record
+from replay import registry
+from replay.matches import MatchEntry, MatchStatus, MatchVerdict, match_verdicts
+from replay.record import GameRecord, Outcome, seat_letter
+
+#: the URL part that stands for "no Event tag" (an Event pk is always a number)
+NO_EVENT = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One player's score in one game, and their running total after it."""
+
+    score: int | None
+    total: int | None
+    won: bool
+    seat: str | None  # the player's seat letter in that game
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One round of the scoresheet: a stored game, or a round that is missing."""
+
+    round: int
+    game: Game | None
+    cells: tuple[Cell, ...]
+    first: str | None  # the name of the player who acted first, where the game has it
+
+    @property
+    def missing(self) -> bool:
+        return self.game is None
+
+
+@dataclass(frozen=True, slots=True)
+class Scoresheet:
+    """What the match page shows: one row per round, one column per player."""
+
+    event: Event | None
+    key: str
+    game: str
+    title: str
+    players: tuple[str, ...]
+    rows: tuple[Row, ...]
+    totals: tuple[int | None, ...]
+    winners: tuple[int, ...]  # column indices of the players leading on total
+    verdict: MatchVerdict
+    lowest_wins: bool
+    length: int | None  # games a full match has, when the game fixes it
+
+    @property
+    def complete(self) -> bool:
+        return self.verdict.status == MatchStatus.COMPLETE
+
+
+def _outcome(game: Game) -> Outcome | None:
+    if game.status != GameStatus.VERIFIED or game.result is None:
+        return None
+    winners = tuple(int(w) for w in game.winners or ())
+    if isinstance(game.result, dict):
+        scores = tuple(int(game.result[seat_letter(k)]) for k in range(len(game.result)))
+        return Outcome(scores=scores, winners=winners)
+    return Outcome(team_result=str(game.result), winners=winners)
+
+
+def _entry(game: Game, record: GameRecord | None) -> MatchEntry:
+    outcome = _outcome(game)
+    return MatchEntry(
+        event=game.event.name if game.event else "",
+        match=game.match,
+        round=game.round,
+        game=game.game or None,
+        players=tuple(game.players) or None,
+        variant=record.variant if record is not None else None,
+        verified=outcome is not None and record is not None,
+        record=record,
+        outcome=outcome,
+    )
+
+
+def _games(user: Any, event: str, key: str) -> QuerySet[Game]:
+    qs = Game.objects.visible_to(user).filter(match=key)
+    if event == NO_EVENT:
+        qs = qs.filter(event__isnull=True)
+    elif event.isdigit():
+        qs = qs.filter(event_id=int(event))
+    else:
+        return qs.none()
+    return qs.select_related("event").prefetch_related("seats__player").order_by("round", "pk")
+
+
+def match_sheet(*, user: Any, event: str, key: str) -> Scoresheet:
+    """The scoresheet and verdict of one match, over the games ``user`` may see.
+
+    ``event`` is the Event's pk, or ``NO_EVENT`` for games without an Event tag.
+    Raises Http404 when the viewer sees no game of that match.
+    """
+    games = list(_games(user, event, key))
+    if not games:
+        raise Http404("no such match")
+    records = {g.pk: stored_record(g) for g in games}
+    (verdict,) = match_verdicts(_entry(g, records[g.pk]) for g in games)
+    base = games[0]
+    rules = registry.get(base.game)
+    lowest_wins = rules is not None and rules.score_order == "low"
+    players = tuple(base.players)
+    column = {name: k for k, name in enumerate(players)}
+    totals: list[int | None] = [None] * len(players)
+    rows: list[Row] = []
+    by_round: dict[int, list[Game]] = {}
+    for g in games:
+        by_round.setdefault(g.round or 0, []).append(g)
+    top = max(by_round)
+    length = rules.match_length(players=len(players)) if rules is not None else None
+    for rnd in range(1, max(top, length or 0) + 1):
+        if rnd not in by_round:
+            blank = tuple(Cell(None, totals[k], False, None) for k in range(len(players)))
+            rows.append(Row(rnd, None, blank, None))
+            continue
+        for g in by_round[rnd]:
+            cells: list[Cell | None] = [None] * len(players)
+            for seat in g.seats.all():
+                k = column.get(seat.player.name)
+                if k is None:
+                    continue
+                if seat.score is not None and g.status == GameStatus.VERIFIED:
+                    totals[k] = (totals[k] or 0) + seat.score
+                cells[k] = Cell(seat.score, totals[k], seat.won, seat.letter)
+            filled = tuple(c or Cell(None, totals[k], False, None) for k, c in enumerate(cells))
+            first = _first_name(g, records[g.pk])
+            rows.append(Row(rnd, g, filled, first))
+    rows.extend(Row(0, g, (), None) for g in by_round.get(0, ()))  # no valid Round tag
+    scored = [t for t in totals if t is not None]
+    best = (min(scored) if lowest_wins else max(scored)) if scored else None
+    winners = tuple(k for k, t in enumerate(totals) if best is not None and t == best)
+    return Scoresheet(
+        event=base.event,
+        key=key,
+        game=base.game,
+        title=rules.title if rules is not None else base.game,
+        players=players,
+        rows=tuple(rows),
+        totals=tuple(totals),
+        winners=winners,
+        verdict=verdict,
+        lowest_wins=lowest_wins,
+        length=length,
+    )
+
+
+def _first_name(game: Game, record: GameRecord | None) -> str | None:
+    """Who acted first (the record's First seat), for games that have a First."""
+    rules = registry.get(game.game)
+    if rules is None or not rules.has_first or record is None:
+        return None
+    players = game.players
+    return players[record.first] if record.first < len(players) else None
+
+
+def match_list(*, user: Any) -> QuerySet[Game]:
+    """The matches ``user`` can see: rows of ``{"event", "event__name", "match",
+    "game", "rounds", "last_round", "first_date"}``, newest event first."""
+    return (
+        Game.objects.visible_to(user)
+        .exclude(match="")
+        .order_by()
+        .values("event", "event__name", "match", "game")
+        .annotate(rounds=Count("id"), last_round=Max("round"), first_date=Min("date"))
+        .order_by("-event", "match")
+    )
