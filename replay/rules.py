@@ -56,6 +56,9 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
     #: "high": the highest score wins (Pierce, tricks, head-to-head); "low": the
     #: lowest wins (Knizia).  Scoresheets total and rank by it.
     score_order: ClassVar[Literal["high", "low"]] = "high"
+    #: whether scores are payments between players that sum to zero (Pierce): pages
+    #: show them signed (+12, −4)
+    zero_sum: ClassVar[bool] = False
 
     # --- notation -------------------------------------------------------------
     @abstractmethod

@@ -16,6 +16,8 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from replay import registry
+
 register = template.Library()
 
 SUITS = {
@@ -192,6 +194,21 @@ def signed(value: Any) -> str:
     if number < 0:
         return f"−{-number}"
     return "0"
+
+
+@register.filter
+def score(value: Any, game: str | None = None) -> str:
+    """A score as its game shows it: signed where scores are payments between players
+    (Pierce: +12, −4), plain where they are counts or points (Knizia's cards, tricks'
+    points, which may still be negative: −3)."""
+    rules = registry.get(game) if game else None
+    if rules is not None and rules.zero_sum:
+        return signed(value)
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return f"−{-number}" if number < 0 else str(number)
 
 
 @register.filter

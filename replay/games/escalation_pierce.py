@@ -136,6 +136,7 @@ class PierceRules(Rules[Setup, Move, State]):
     max_players: ClassVar[int] = 8
     options: ClassVar[tuple[Option, ...]] = (SPECIAL_LEAD,)
     setup_tags: ClassVar[tuple[str, ...]] = ("Deal", "Stock")
+    zero_sum: ClassVar[bool] = True
 
     # --- notation ---------------------------------------------------------------------
     def parse_setup(

@@ -96,12 +96,11 @@ def test_demo_setup_creates_the_demo_user_and_a_verified_archive_once(settings: 
         counts = set(demo.filter(game=game).values_list("num_players", flat=True))
         rules = registry.get(game)
         assert rules is not None and len(counts) == rules.max_players - rules.min_players + 1
-    # at least one complete Knizia match  # TEMP-GUARD until the Knizia plug-in lands
-    if "escalation-knizia" in registry.games():
-        knizia = demo.filter(game="escalation-knizia").exclude(match="").first()
-        assert knizia is not None
-        sheet = match_sheet(user=None, event=str(knizia.event_id), key=knizia.match)
-        assert sheet.complete and len(sheet.rows) == len(sheet.players)
+    # at least one complete Knizia match
+    knizia = demo.filter(game="escalation-knizia").exclude(match="").first()
+    assert knizia is not None
+    sheet = match_sheet(user=None, event=str(knizia.event_id), key=knizia.match)
+    assert sheet.complete and len(sheet.rows) == len(sheet.players)
     uploads, stored = Upload.objects.count(), demo.count()
     _run("demo_setup")
     assert Upload.objects.count() == uploads and demo.count() == stored

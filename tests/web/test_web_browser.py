@@ -154,6 +154,30 @@ def test_every_game_replays_with_the_keys_and_permalinks(
     assert _not_reloaded(page)
 
 
+def test_a_knizia_match_page_links_each_score_to_its_game(
+    page: Any, live_server: Any, upload_factory: Callable[..., Any]
+) -> None:
+    import random
+
+    from playwright.sync_api import expect
+
+    from replay.generate import generate_match
+    from replay.kgn import write_records
+
+    records = generate_match(
+        "escalation-knizia", random.Random(4), match="Final", players=3, tags=(("Event", "Cup"),)
+    )
+    upload = upload_factory(text=write_records(records))
+    game = upload.games.get(round=2)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator("#match-link").click()
+    expect(page.locator("#match-status")).to_have_text("complete")
+    expect(page.locator("#scoresheet tbody tr")).to_have_count(3)
+    _snap(page, "knizia-match")
+    page.locator("#scoresheet tbody tr").nth(2).locator("td a").first.click()
+    expect(page).to_have_url(re.compile(rf"/games/{upload.games.get(round=3).pk}/$"))
+
+
 def test_step_links_work_without_javascript(
     browser: Any, live_server: Any, game_factory: Callable[..., Game]
 ) -> None:

@@ -1,0 +1,431 @@
+"""Reiner Knizia's Escalation! (seeds/001, RULES.md "escalation-knizia").
+
+Beat the total in force with a set of equal numbers (wild cards join sets of 1–7, or
+are played alone declaring one value 1–7), pass it on with a Pass card, or take the
+pile into your face-down stack and lead again.  Hands are refilled to six from the
+stock; the game ends when a player's hand is empty after drawing, and each player
+scores the cards of their stack plus their hand: the lowest score wins.
+
+Notation (NOTATION.md §4): ``X: 5 5 W`` plays a set, ``X: W=4 W=4`` wild cards alone,
+``X: P`` a Pass card, ``X: take 4`` takes the pile and leads.  Cards and words are read
+and written by :mod:`replay.games._knizia_cards`.  docs/games/escalation-knizia.md
+describes the rules as implemented, the option and the table()/facts() keys.
+
+Cost: ``apply`` is linear in the cards of the move and the hand (at most six), plus the
+pile on a take; it allocates one pile entry per action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from replay.errors import RuleViolation, SetupError
+from replay.games import _knizia_cards as kc
+from replay.games._deal import parse_deal, parse_stock, require, write_deal, write_stock
+from replay.games._knizia_cards import PASS, WILD, Move, Play, Take, is_number
+from replay.record import GameRecord, Outcome, Variant, seat_letter
+from replay.registry import register
+from replay.rules import Option, Rules
+
+HAND_SIZE = 6
+PACK_SIZE = 56
+PASS_CARDS = 2
+#: the pack the generator shuffles: the seed gives only its totals (54 number cards,
+#: 2 Pass cards), so this composition is the generator's choice, not a rule: four of
+#: each number 1–13 (52) and two wild cards, plus the two Pass cards
+GENERATOR_PACK: tuple[str, ...] = (
+    *(n for n in kc.NUMBERS for _ in range(4)),
+    WILD,
+    WILD,
+    PASS,
+    PASS,
+)
+SPECIAL_LEAD = Option(
+    "special-lead",
+    ("always", "if-only-specials"),
+    "always",
+    "always: a Pass card may lead (at value 0), as in Pierce's seed; if-only-specials: "
+    "a Pass card may lead only from a hand holding nothing but Pass cards (a hand of "
+    "Pass and wild cards leads with a wild card).",
+)
+#: how a pile entry shows a Pass card: it keeps the value in force
+PASSED = "pass"
+_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six")
+
+
+# --- values: setup and the pile -------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """The deal (one sorted hand per seat, in seat order) and the stock, top first."""
+
+    deal: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One play on the pile: who, its cards as shown (``W=5`` for a wild card counting
+    5), the value in force after it, and ``"pass"`` for a Pass card."""
+
+    seat: int
+    cards: tuple[str, ...]
+    value: int
+    special: str | None
+
+
+@dataclass(slots=True)
+class State:
+    """A game in progress (mutated in place by :meth:`KniziaRules.apply`)."""
+
+    players: int
+    pass_always_leads: bool
+    hands: list[Counter[str]]
+    stacks: list[list[str]]
+    stock: tuple[str, ...]
+    drawn: int = 0  # stock cards drawn so far: the next draw is stock[drawn]
+    pile: list[Played] = field(default_factory=list)
+    value: int | None = None  # value in force; None before the first action
+    turn: int | None = 0  # None once the game is over
+    over: bool = False
+    went_out: int | None = None
+    last: tuple[int, Move, tuple[str, ...]] | None = None  # seat, move, cards taken
+    takes: list[int] = field(default_factory=list)
+    highest: int = 0
+    wilds: int = 0
+    passes: int = 0
+    actions: int = 0
+
+
+def _who(seat: int, taking: bool) -> str:
+    """The start of a message about the cards of a move: "B plays" / "B leads"."""
+    return f"{seat_letter(seat)} {'leads' if taking else 'plays'}"
+
+
+def _shape(seat: int, taking: bool, cards: Sequence[str], wild: int | None) -> int | None:
+    """The value each card of the move counts (None for a Pass card); a RuleViolation
+    when the cards are not one legal play."""
+    text = kc.write_cards(cards, wild)
+    who = _who(seat, taking)
+    if not cards:
+        raise RuleViolation(f"{who} no card")
+    if PASS in cards:
+        if len(cards) > 1:
+            raise RuleViolation(f"{who} {text}, but a Pass card is played alone")
+        return None
+    numbers = [int(c) for c in cards if is_number(c)]
+    if numbers:
+        n = numbers[0]
+        other = next((m for m in numbers if m != n), None)
+        if other is not None:
+            raise RuleViolation(
+                f"{who} {text}, but a set's numbers must be equal ({n} and {other})"
+            )
+        if WILD in cards and n > kc.WILD_HIGH:
+            raise RuleViolation(
+                f"{who} {text}, but a wild card counts only as 1 to 7, "
+                f"so it cannot join a set of {n}s"
+            )
+        if wild is not None and wild != n:
+            raise RuleViolation(f"{who} {text}, but wild cards in a set of {n}s count as {n}")
+        return n
+    if wild is None:
+        raise RuleViolation(
+            f"{who} {text}, but wild cards played alone must declare one value 1 to 7 (W=5)"
+        )
+    if not kc.WILD_LOW <= wild <= kc.WILD_HIGH:
+        raise RuleViolation(f"{who} {text}, but a wild card counts as 1 to 7, not {wild}")
+    return wild
+
+
+def _check_held(seat: int, taking: bool, hand: Counter[str], move: Move) -> None:
+    for code, need in Counter(move.cards).items():
+        have = hand[code]
+        if have == 0:
+            raise RuleViolation(f"{seat_letter(seat)} does not hold {code}")
+        if have < need:
+            raise RuleViolation(
+                f"{_who(seat, taking)} {kc.write_cards(move.cards, move.wild)}, but holds "
+                f"only {_COUNT_WORDS[have]} {code}"
+            )
+
+
+# --- the plug-in ---------------------------------------------------------------------
+class KniziaRules(Rules[Setup, Move, State]):
+    """Escalation! as Reiner Knizia's rules describe it, with RULES.md's decisions."""
+
+    game: ClassVar[str] = "escalation-knizia"
+    title: ClassVar[str] = "Escalation! (Reiner Knizia)"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    options: ClassVar[tuple[Option, ...]] = (SPECIAL_LEAD,)
+    setup_tags: ClassVar[tuple[str, ...]] = ("Deal", "Stock")
+    score_order: ClassVar[Literal["high", "low"]] = "low"
+
+    # --- notation ---------------------------------------------------------------------
+    def parse_setup(
+        self, *, players: int, first: int, tags: Mapping[str, str], variant: Variant
+    ) -> Setup:
+        deal = parse_deal(
+            require(tags, "Deal"),
+            players=players,
+            hand_size=HAND_SIZE,
+            parse=kc.parse_code,
+            key=kc.sort_key,
+        )
+        stock = parse_stock(require(tags, "Stock"), parse=kc.parse_code)
+        _check_pack(deal, stock)
+        return Setup(deal, stock)
+
+    def write_setup(self, setup: Setup) -> dict[str, str]:
+        return {
+            "Deal": write_deal(setup.deal, key=kc.sort_key),
+            "Stock": write_stock(setup.stock),
+        }
+
+    def parse_move(self, words: Sequence[str]) -> Move:
+        return kc.parse_move(words)
+
+    def write_move(self, move: Move) -> str:
+        return kc.write_move(move)
+
+    # --- replay -----------------------------------------------------------------------
+    def start(self, *, setup: Setup, variant: Variant, players: int, first: int) -> State:
+        special_lead = variant.get(SPECIAL_LEAD.name, SPECIAL_LEAD.default)
+        return State(
+            players=players,
+            pass_always_leads=special_lead == "always",
+            hands=[Counter(hand) for hand in setup.deal],
+            stacks=[[] for _ in range(players)],
+            stock=setup.stock,
+            turn=first,
+            takes=[0] * players,
+        )
+
+    def apply(self, state: State, seat: int, move: Move) -> None:
+        # --- check everything first: nothing changes before the move is known legal
+        if state.over:
+            raise RuleViolation("the game is over; nothing may follow its last action")
+        if seat != state.turn:
+            turn = seat_letter(state.turn) if state.turn is not None else "nobody"
+            raise RuleViolation(f"it is {turn}'s turn, not {seat_letter(seat)}'s")
+        taking = isinstance(move, Take)
+        cards = move.cards
+        if taking and not state.pile:
+            who = seat_letter(seat)
+            raise RuleViolation(f"{who} cannot take: the pile is empty, so {who} leads")
+        hand = state.hands[seat]
+        _check_held(seat, taking, hand, move)
+        per = _shape(seat, taking, cards, move.wild)
+        leading = taking or not state.pile
+        if per is None:  # a Pass card
+            if leading and not state.pass_always_leads:
+                other = next((c for c in kc.sorted_codes(hand) if c != PASS), None)
+                if other is not None:
+                    raise RuleViolation(
+                        f"{seat_letter(seat)} may not lead the Pass card while holding "
+                        f"{other} (special-lead=if-only-specials)"
+                    )
+            new_value = 0 if leading else state.value or 0
+        else:
+            new_value = per * len(cards)
+            in_force = state.value or 0
+            if not leading and new_value <= in_force:
+                raise RuleViolation(
+                    f"{seat_letter(seat)} plays {kc.write_cards(cards, move.wild)} = "
+                    f"{new_value}, which does not beat {in_force}"
+                )
+
+        # --- make the move
+        took: tuple[str, ...] = ()
+        if taking:
+            took = tuple(c.partition("=")[0] for played in state.pile for c in played.cards)
+            state.stacks[seat].extend(took)
+            state.pile.clear()
+            state.takes[seat] += 1
+        hand.subtract(cards)
+        for code in set(cards):
+            if hand[code] <= 0:
+                del hand[code]
+        shown = tuple(f"{WILD}={per}" if c == WILD else c for c in cards)
+        state.pile.append(Played(seat, shown, new_value, PASSED if per is None else None))
+        state.value = new_value
+        state.highest = max(state.highest, new_value)
+        state.wilds += cards.count(WILD)
+        state.passes += cards.count(PASS)
+        state.last = (seat, move, took)
+        state.actions += 1
+        stock = state.stock
+        while hand.total() < HAND_SIZE and state.drawn < len(stock):
+            hand[stock[state.drawn]] += 1
+            state.drawn += 1
+        if hand.total():
+            state.turn = (seat + 1) % state.players
+        else:
+            state.over = True
+            state.went_out = seat
+            state.turn = None
+
+    def is_over(self, state: State) -> bool:
+        return state.over
+
+    def outcome(self, state: State) -> Outcome:
+        if not state.over:
+            raise ValueError("the game is not over: it has no outcome yet")
+        # stack plus hand; cards in the middle are ignored; going out wins nothing
+        scores = tuple(len(state.stacks[s]) + state.hands[s].total() for s in range(state.players))
+        best = min(scores)
+        return Outcome(scores=scores, winners=tuple(s for s, v in enumerate(scores) if v == best))
+
+    def table(self, state: State) -> dict[str, Any]:
+        seats = [seat_letter(s) for s in range(state.players)]
+        last: dict[str, Any] | None = None
+        if state.last is not None:
+            seat, move, took = state.last
+            last = {"seat": seat_letter(seat), "text": self.write_move(move), "took": list(took)}
+        return {
+            "seats": seats,
+            "turn": seat_letter(state.turn) if state.turn is not None else None,
+            "value": state.value,
+            "lead": list(state.pile[0].cards) if state.pile else None,
+            "pile": [
+                {
+                    "seat": seat_letter(p.seat),
+                    "cards": list(p.cards),
+                    "value": p.value,
+                    "special": p.special,
+                }
+                for p in state.pile
+            ],
+            "hands": {seats[s]: kc.sorted_codes(h.elements()) for s, h in enumerate(state.hands)},
+            "stacks": {seats[s]: list(st) for s, st in enumerate(state.stacks)},
+            "stock": len(state.stock) - state.drawn,
+            "last": last,
+            "over": state.over,
+            "scores": self.outcome(state).as_json() if state.over else None,
+        }
+
+    def facts(self, state: State) -> dict[str, Any]:
+        return {
+            "pile_takes": sum(state.takes),
+            "takes_by_seat": {seat_letter(s): n for s, n in enumerate(state.takes)},
+            "highest_value": state.highest,
+            "went_out": seat_letter(state.went_out) if state.went_out is not None else None,
+            "wilds_played": state.wilds,
+            "passes_played": state.passes,
+            "actions": state.actions,
+        }
+
+    # --- bots -------------------------------------------------------------------------
+    def random_setup(self, rng: random.Random, *, players: int, variant: Variant) -> Setup:
+        pack = list(GENERATOR_PACK)
+        rng.shuffle(pack)
+        deal = tuple(
+            tuple(kc.sorted_codes(pack[s * HAND_SIZE : (s + 1) * HAND_SIZE]))
+            for s in range(players)
+        )
+        return Setup(deal, tuple(pack[players * HAND_SIZE :]))
+
+    def bot_move(self, rng: random.Random, state: State) -> tuple[int, Move]:
+        """Random among legal moves: mostly the smallest play that beats the value in
+        force, sometimes a larger one, sometimes a Pass card, and a take when nothing
+        else is legal or, now and then, by choice.  Every action plays a card, so a game
+        lasts at most 56 actions.
+        """
+        if state.turn is None:
+            raise ValueError("the game is over: nobody may act")
+        seat = state.turn
+        hand = state.hands[seat]
+        options = _options(hand)
+        if not state.pile:
+            cards, wild = self._bot_lead(rng, state, options)
+            return seat, Play(cards, wild)
+        in_force = state.value or 0
+        beats = [o for o in options if o[2] > in_force]
+        has_pass = hand[PASS] > 0
+        if (beats or has_pass) and rng.random() >= 0.08:
+            if has_pass and (not beats or rng.random() < 0.25):
+                return seat, Play((PASS,))
+            least = min(o[2] for o in beats)
+            pool = [o for o in beats if o[2] == least] if rng.random() < 0.7 else beats
+            cards, wild, _ = rng.choice(pool)
+            return seat, Play(cards, wild)
+        cards, wild = self._bot_lead(rng, state, options)
+        return seat, Take(cards, wild)
+
+    def _bot_lead(
+        self,
+        rng: random.Random,
+        state: State,
+        options: list[tuple[tuple[str, ...], int | None, int]],
+    ) -> tuple[tuple[str, ...], int | None]:
+        hand = state.hands[state.turn if state.turn is not None else 0]
+        may_pass = hand[PASS] > 0 and (state.pass_always_leads or hand.total() == hand[PASS])
+        if may_pass and (not options or rng.random() < 0.1):
+            return (PASS,), None
+        singles = [o for o in options if len(o[0]) == 1 and o[1] is None]
+        pool = singles if singles and rng.random() < 0.6 else options
+        cards, wild, _ = rng.choice(pool)
+        return cards, wild
+
+    # --- matches (NOTATION.md §7, RULES.md) -------------------------------------------
+    def match_length(self, *, players: int) -> int | None:
+        """As many games as players (the seed's variant), each player first once."""
+        return players
+
+    def match_setup(
+        self,
+        rng: random.Random,
+        *,
+        players: int,
+        variant: Variant,
+        round: int,
+        prev: tuple[GameRecord, Outcome] | None,
+    ) -> tuple[int, Setup]:
+        """Round r is first played by seat (r − 1) mod n, from a fresh shuffle."""
+        return (round - 1) % players, self.random_setup(rng, players=players, variant=variant)
+
+
+def _options(hand: Counter[str]) -> list[tuple[tuple[str, ...], int | None, int]]:
+    """Every play the hand can make apart from a Pass card: (cards, wild, total)."""
+    wilds = hand[WILD]
+    out: list[tuple[tuple[str, ...], int | None, int]] = []
+    for code in kc.sorted_codes(c for c in hand if is_number(c)):
+        n = int(code)
+        for k in range(1, hand[code] + 1):
+            out.append(((code,) * k, None, n * k))
+            if n <= kc.WILD_HIGH:
+                out += [((code,) * k + (WILD,) * j, None, n * (k + j)) for j in range(1, wilds + 1)]
+    for j in range(1, wilds + 1):
+        out += [((WILD,) * j, v, v * j) for v in range(kc.WILD_LOW, kc.WILD_HIGH + 1)]
+    return out
+
+
+def _check_pack(deal: Sequence[Sequence[str]], stock: Sequence[str]) -> None:
+    """The pack's totals (RULES.md): 56 cards, exactly 2 of them Pass cards; the other
+    54 are numbers 1–13 or wild cards in any mix (the card reader checks the range)."""
+    in_deal = sum(hand.count(PASS) for hand in deal)
+    if in_deal > PASS_CARDS:
+        raise SetupError(
+            f"the Deal holds {in_deal} Pass cards; the pack has {PASS_CARDS}", tag="Deal"
+        )
+    passes = in_deal + stock.count(PASS)
+    if passes != PASS_CARDS:
+        raise SetupError(
+            f"Deal and Stock together hold {passes} Pass card{'s' if passes != 1 else ''}; "
+            f"the pack has exactly {PASS_CARDS}",
+            tag="Stock",
+        )
+    total = sum(len(hand) for hand in deal) + len(stock)
+    if total != PACK_SIZE:
+        raise SetupError(
+            f"Deal and Stock together hold {total} cards; the pack has {PACK_SIZE} "
+            f"({PACK_SIZE - PASS_CARDS} number cards and {PASS_CARDS} Pass cards)",
+            tag="Stock",
+        )
+
+
+register(KniziaRules())

@@ -1,0 +1,488 @@
+"""The escalative-scoring sample game (seeds/002, RULES.md "escalative-tricks").
+
+Four players, a 28-card pack (A K Q J T 9 8), seven cards each.  An auction (pass or
+a higher bid, 1–28; whoever passes only passes; an Ace holder may not pass while
+nobody has bid) ends when a bid stands and the last three calls are passes.  The high
+bidder names trump and leads; seven tricks follow (follow suit if able; the highest
+trump wins, else the highest card of the suit led; the winner leads).  Trick k is
+worth k points; the declarer scores raw + bid if raw >= bid, else raw - bid.
+
+Notation (NOTATION.md §4): ``X: pass``, ``X: bid 5``, ``X: trump S``, ``X: AH``; move
+numbers number tricks and stand only before a trick's first card.  Moves are read and
+written by :mod:`replay.games._tricks_notation`.  docs/games/escalative-tricks.md
+describes the rules as implemented and the table()/facts() keys.
+
+Cost: ``apply`` is constant time (a hand holds at most seven cards); a game is at most
+28 card plays, one trump and a bounded auction.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, Literal
+
+from replay.cards import Card, parse_card, sort_key, sorted_cards
+from replay.errors import RuleViolation
+from replay.games._deal import check_pack, parse_deal, require, write_deal
+from replay.games._tricks_notation import (
+    MIN_BID,
+    PACK,
+    PACK_NAME,
+    SUIT_NAMES,
+    Bid,
+    Move,
+    Pass,
+    Play,
+    Trump,
+    parse_move,
+    shown,
+    write_move,
+)
+from replay.record import Outcome, Variant, seat_letter
+from replay.registry import register
+from replay.rules import Option, Rules
+
+PLAYERS = 4
+HAND_SIZE = 7
+TRICKS = HAND_SIZE
+#: the highest raw score, 1 + 2 + … + 7, which is also the highest bid
+MAX_BID = TRICKS * (TRICKS + 1) // 2
+ACE = 14
+#: the bot's rough hand strength: points per rank (A K Q J)
+_STRENGTH = {14: 4, 13: 3, 12: 2, 11: 1}
+
+
+class Phase(StrEnum):
+    AUCTION = "auction"
+    TRUMP = "trump"
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """The deal: one hand per seat, in seat order, each sorted canonically."""
+
+    deal: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: its number (= its value), who led, the suit led, the cards
+    in the order played, and who won it."""
+
+    number: int
+    leader: int
+    led: str
+    cards: tuple[tuple[int, Card], ...]
+    winner: int
+
+
+@dataclass(slots=True)
+class State:
+    """A game in progress (mutated in place by :meth:`TricksRules.apply`)."""
+
+    first: int
+    hands: list[dict[str, Card]]  # code -> card
+    phase: Phase = Phase.AUCTION
+    turn: int | None = 0  # None once the game is over
+    calls: list[tuple[int, int | None]] = field(default_factory=list)  # (seat, bid or None)
+    passed: list[bool] = field(default_factory=lambda: [False] * PLAYERS)
+    high_bid: int | None = None
+    declarer: int | None = None
+    trump: str | None = None
+    trick: list[tuple[int, Card]] = field(default_factory=list)
+    tricks: list[Trick] = field(default_factory=list)
+    played: dict[str, tuple[int, int]] = field(default_factory=dict)  # code -> (seat, trick)
+    last: tuple[int, Move] | None = None
+    actions: int = 0
+
+
+def _next(seat: int) -> int:
+    return (seat + 1) % PLAYERS
+
+
+def trick_winner(cards: Sequence[tuple[int, Card]], trump: str | None) -> int:
+    """The seat whose card wins: the highest trump, else the highest of the suit led."""
+    led = cards[0][1].suit
+    trumps = [(c.rank, s) for s, c in cards if c.suit == trump]
+    if trumps:
+        return max(trumps)[1]
+    return max((c.rank, s) for s, c in cards if c.suit == led)[1]
+
+
+def legal_cards(state: State, seat: int) -> list[Card]:
+    """The cards ``seat`` may play to the current trick (all of them on a lead)."""
+    hand = list(state.hands[seat].values())
+    if state.trick:
+        led = state.trick[0][1].suit
+        follow = [c for c in hand if c.suit == led]
+        if follow:
+            return follow
+    return hand
+
+
+def raw_scores(state: State) -> list[int]:
+    raw = [0] * PLAYERS
+    for t in state.tricks:
+        raw[t.winner] += t.number
+    return raw
+
+
+def final_scores(state: State) -> list[int]:
+    """Raw scores, the declarer's with the bid added (made) or taken off (failed)."""
+    scores = raw_scores(state)
+    if state.declarer is not None and state.high_bid is not None:
+        bid = state.high_bid
+        d = state.declarer
+        scores[d] = scores[d] + bid if scores[d] >= bid else scores[d] - bid
+    return scores
+
+
+# --- the plug-in ---------------------------------------------------------------------
+class TricksRules(Rules[Setup, Move, State]):
+    """The seed's sample plain-trick game with escalative scoring."""
+
+    game: ClassVar[str] = "escalative-tricks"
+    title: ClassVar[str] = "Escalative-scoring trick game"
+    min_players: ClassVar[int] = PLAYERS
+    max_players: ClassVar[int] = PLAYERS
+    options: ClassVar[tuple[Option, ...]] = ()
+    setup_tags: ClassVar[tuple[str, ...]] = ("Deal",)
+    numbering: ClassVar[Literal["action", "trick"]] = "trick"
+    score_order: ClassVar[Literal["high", "low"]] = "high"
+
+    # --- notation ---------------------------------------------------------------------
+    def parse_setup(
+        self, *, players: int, first: int, tags: Mapping[str, str], variant: Variant
+    ) -> Setup:
+        deal = parse_deal(
+            require(tags, "Deal"),
+            players=players,
+            hand_size=HAND_SIZE,
+            parse=parse_card,
+            key=sort_key,
+        )
+        check_pack(deal, (), PACK, pack_name=PACK_NAME, key=sort_key)
+        return Setup(deal)
+
+    def write_setup(self, setup: Setup) -> dict[str, str]:
+        return {"Deal": write_deal(setup.deal, key=sort_key)}
+
+    def parse_move(self, words: Sequence[str]) -> Move:
+        return parse_move(words)
+
+    def write_move(self, move: Move) -> str:
+        return write_move(move)
+
+    # --- replay -----------------------------------------------------------------------
+    def start(self, *, setup: Setup, variant: Variant, players: int, first: int) -> State:
+        return State(first=first, hands=[{c.code: c for c in h} for h in setup.deal], turn=first)
+
+    def apply(self, state: State, seat: int, move: Move) -> None:
+        # --- check everything first: nothing changes before the move is known legal
+        if state.phase is Phase.OVER or state.turn is None:
+            raise RuleViolation("the game is over; nothing may follow its last action")
+        if seat != state.turn:
+            raise RuleViolation(self._not_your_turn(state, seat))
+        if state.phase is Phase.AUCTION:
+            self._check_call(state, seat, move)
+        elif state.phase is Phase.TRUMP:
+            self._check_trump(state, seat, move)
+        else:
+            self._check_play(state, seat, move)
+
+        # --- make the move
+        state.last = (seat, move)
+        state.actions += 1
+        if isinstance(move, Pass):
+            self._pass(state, seat)
+        elif isinstance(move, Bid):
+            state.calls.append((seat, move.amount))
+            state.high_bid, state.declarer = move.amount, seat
+            state.turn = _next(seat)
+        elif isinstance(move, Trump):
+            state.trump = move.suit
+            state.phase = Phase.PLAY
+        else:
+            self._play(state, seat, move.card)
+
+    def _not_your_turn(self, state: State, seat: int) -> str:
+        turn, who = seat_letter(state.turn or 0), seat_letter(seat)
+        if state.phase is Phase.AUCTION:
+            return f"it is {turn}'s turn to call, not {who}'s"
+        if state.phase is Phase.TRUMP:
+            return f"{turn} won the auction with {state.high_bid}, so {turn} names trump, not {who}"
+        number = len(state.tricks) + 1
+        if state.trick:
+            return f"it is {turn}'s turn to play to trick {number}, not {who}'s"
+        if state.tricks:
+            return f"{turn} won trick {number - 1}, so {turn} leads trick {number}, not {who}"
+        return f"the declarer {turn} leads trick 1, not {who}"
+
+    def _check_call(self, state: State, seat: int, move: Move) -> None:
+        who = seat_letter(seat)
+        if isinstance(move, Trump):
+            raise RuleViolation(
+                f"{who} names trump, but the auction is not over yet "
+                "(the high bidder names trump after it)"
+            )
+        if isinstance(move, Play):
+            raise RuleViolation(
+                f"{who} plays {move.card.code}, but the auction is not over yet (pass or bid)"
+            )
+        if isinstance(move, Pass):
+            if state.high_bid is None:
+                aces = " ".join(c.code for c in state.hands[seat].values() if c.rank == ACE)
+                if aces:
+                    raise RuleViolation(
+                        f"{who} holds an Ace ({aces}) and nobody has bid yet, so {who} may "
+                        f"not pass: {who} must bid at least {MIN_BID}"
+                    )
+            return
+        if state.passed[seat]:
+            raise RuleViolation(f"{who} passed earlier, so {who} may only pass")
+        if not MIN_BID <= move.amount <= MAX_BID:
+            raise RuleViolation(f"{who} bids {move.amount}, but a bid is {MIN_BID} to {MAX_BID}")
+        if state.high_bid is not None and move.amount <= state.high_bid:
+            high = seat_letter(state.declarer or 0)
+            raise RuleViolation(
+                f"{who} bids {move.amount}, which is not above the high bid "
+                f"({state.high_bid}, by {high})"
+            )
+
+    def _check_trump(self, state: State, seat: int, move: Move) -> None:
+        who = seat_letter(seat)
+        if isinstance(move, Pass | Bid):
+            raise RuleViolation(
+                f"the auction is over: {who} won it with {state.high_bid} and names trump now "
+                "(trump C, D, H or S)"
+            )
+        if isinstance(move, Play):
+            raise RuleViolation(
+                f"{who} plays {move.card.code}, but trump must be named before the first "
+                f"card (write {who}: trump and a suit)"
+            )
+
+    def _check_play(self, state: State, seat: int, move: Move) -> None:
+        who = seat_letter(seat)
+        if isinstance(move, Pass | Bid):
+            raise RuleViolation(f"the auction is over; {who} plays a card now")
+        if isinstance(move, Trump):
+            trump = state.trump or ""
+            raise RuleViolation(f"trump is already {SUIT_NAMES[trump]} ({trump}); it is named once")
+        c = move.card
+        if c.code not in state.hands[seat]:
+            where = state.played.get(c.code)
+            why = ""
+            if where is not None:
+                why = f": {seat_letter(where[0])} played it to trick {where[1]}"
+            raise RuleViolation(f"{who} does not hold {c.code}{why}")
+        if state.trick:
+            led = state.trick[0][1].suit or ""
+            if c.suit != led:
+                same = sorted(
+                    (h for h in state.hands[seat].values() if h.suit == led),
+                    key=lambda h: -h.rank,
+                )
+                if same:
+                    raise RuleViolation(
+                        f"{who} must follow {SUIT_NAMES[led]}: {who} holds {same[0].code}, "
+                        f"so {who} may not play {c.code}"
+                    )
+
+    def _pass(self, state: State, seat: int) -> None:
+        state.calls.append((seat, None))
+        state.passed[seat] = True
+        last_three = state.calls[-3:]
+        if (
+            state.high_bid is not None
+            and len(last_three) == 3
+            and all(b is None for _, b in last_three)
+        ):
+            state.phase = Phase.TRUMP
+            state.turn = state.declarer
+        elif state.high_bid is None and all(state.passed):
+            # passed out: impossible from a full deal (someone holds an Ace), but a
+            # replay must still end rather than wait for a call that cannot come
+            state.phase = Phase.OVER
+            state.turn = None
+        else:
+            state.turn = _next(seat)
+
+    def _play(self, state: State, seat: int, c: Card) -> None:
+        number = len(state.tricks) + 1
+        del state.hands[seat][c.code]
+        state.played[c.code] = (seat, number)
+        state.trick.append((seat, c))
+        if len(state.trick) < PLAYERS:
+            state.turn = _next(seat)
+            return
+        winner = trick_winner(state.trick, state.trump)
+        leader, first_card = state.trick[0]
+        state.tricks.append(
+            Trick(number, leader, first_card.suit or "", tuple(state.trick), winner)
+        )
+        state.trick = []
+        if len(state.tricks) == TRICKS:
+            state.phase = Phase.OVER
+            state.turn = None
+        else:
+            state.turn = winner
+
+    def is_over(self, state: State) -> bool:
+        return state.phase is Phase.OVER
+
+    def outcome(self, state: State) -> Outcome:
+        if state.phase is not Phase.OVER:
+            raise ValueError("the game is not over: it has no outcome yet")
+        scores = final_scores(state)
+        best = max(scores)
+        return Outcome(
+            scores=tuple(scores), winners=tuple(s for s in range(PLAYERS) if scores[s] == best)
+        )
+
+    def trick_number(self, state: State, seat: int, move: Move) -> int | None:
+        """The trick's number when ``move`` is a card that opens a trick (the first card
+        of the game is trick 1 even while the auction runs: the fault then is the card,
+        which ``apply`` reports, not its number)."""
+        if isinstance(move, Play) and state.phase is not Phase.OVER and not state.trick:
+            return len(state.tricks) + 1
+        return None
+
+    def table(self, state: State) -> dict[str, Any]:
+        seats = [seat_letter(s) for s in range(PLAYERS)]
+        raw = raw_scores(state)
+        running = [0] * PLAYERS
+        tricks = []
+        for t in state.tricks:
+            running[t.winner] += t.number
+            tricks.append(
+                {
+                    "number": t.number,
+                    "value": t.number,
+                    "leader": seat_letter(t.leader),
+                    "led": t.led,
+                    "cards": [{"seat": seat_letter(s), "card": c.code} for s, c in t.cards],
+                    "winner": seat_letter(t.winner),
+                    "raw_after": dict(zip(seats, running, strict=True)),
+                }
+            )
+        over = state.phase is Phase.OVER
+        last = None
+        if state.last is not None:
+            last = {"seat": seat_letter(state.last[0]), "text": write_move(state.last[1])}
+        return {
+            "seats": seats,
+            "phase": state.phase.value,
+            "turn": seat_letter(state.turn) if state.turn is not None else None,
+            "first": seat_letter(state.first),
+            "auction": [{"seat": seat_letter(s), "call": _call(b)} for s, b in state.calls],
+            "auction_rounds": _auction_rounds(state),
+            "high_bid": state.high_bid,
+            "declarer": seat_letter(state.declarer) if state.declarer is not None else None,
+            "trump": state.trump,
+            "hands": {seats[s]: shown(h.values()) for s, h in enumerate(state.hands)},
+            "trick": {
+                "number": len(state.tricks) + 1 if not over else None,
+                "leader": seat_letter(state.trick[0][0]) if state.trick else None,
+                "led": state.trick[0][1].suit if state.trick else None,
+                "cards": [{"seat": seat_letter(s), "card": c.code} for s, c in state.trick],
+            },
+            "tricks": tricks,
+            "tokens": {
+                seats[s]: [t.number for t in state.tricks if t.winner == s] for s in range(PLAYERS)
+            },
+            "raw": dict(zip(seats, raw, strict=True)),
+            "made": _made(state),
+            "final": dict(zip(seats, final_scores(state), strict=True)) if over else None,
+            "last": last,
+        }
+
+    def facts(self, state: State) -> dict[str, Any]:
+        seats = [seat_letter(s) for s in range(PLAYERS)]
+        over = state.phase is Phase.OVER
+        return {
+            "bid": state.high_bid,
+            "declarer": seat_letter(state.declarer) if state.declarer is not None else None,
+            "trump": state.trump,
+            "made": _made(state),
+            "raw_by_seat": dict(zip(seats, raw_scores(state), strict=True)),
+            "tricks_by_seat": {
+                seats[s]: sum(1 for t in state.tricks if t.winner == s) for s in range(PLAYERS)
+            },
+            "final_by_seat": dict(zip(seats, final_scores(state), strict=True)) if over else None,
+            "actions": state.actions,
+        }
+
+    # --- bots -------------------------------------------------------------------------
+    def random_setup(self, rng: random.Random, *, players: int, variant: Variant) -> Setup:
+        pack = list(PACK)
+        rng.shuffle(pack)
+        return Setup(
+            tuple(
+                tuple(sorted_cards(pack[s * HAND_SIZE : (s + 1) * HAND_SIZE]))
+                for s in range(PLAYERS)
+            )
+        )
+
+    def bot_move(self, rng: random.Random, state: State) -> tuple[int, Move]:
+        """Auction: a seat that passed passes; an Ace holder bids while nobody has;
+        otherwise the bot bids (one to three above the high bid) up to a limit drawn
+        from its honours, and passes beyond it or now and then by choice.  Trump: most
+        often its longest suit.  Play: a random legal card.  Bids strictly rise and
+        stop at 28, so an auction is short; the play is 28 cards.
+        """
+        if state.phase is Phase.OVER or state.turn is None:
+            raise ValueError("the game is over: nobody may act")
+        seat = state.turn
+        hand = list(state.hands[seat].values())
+        if state.phase is Phase.AUCTION:
+            return seat, self._bot_call(rng, state, seat, hand)
+        if state.phase is Phase.TRUMP:
+            by_suit = {s: sum(1 for c in hand if c.suit == s) for s in SUIT_NAMES}
+            longest = [s for s, n in by_suit.items() if n == max(by_suit.values())]
+            suits = longest if rng.random() < 0.8 else list(SUIT_NAMES)
+            return seat, Trump(rng.choice(suits))
+        return seat, Play(rng.choice(legal_cards(state, seat)))
+
+    def _bot_call(self, rng: random.Random, state: State, seat: int, hand: list[Card]) -> Move:
+        if state.passed[seat]:
+            return Pass()
+        strength = sum(_STRENGTH.get(c.rank, 0) for c in hand)
+        limit = min(MAX_BID, strength // 2 + rng.randint(0, 5))
+        low = (state.high_bid or 0) + 1
+        if state.high_bid is None and any(c.rank == ACE for c in hand):
+            return Bid(rng.randint(MIN_BID, max(MIN_BID, limit)))
+        if low <= limit and rng.random() < 0.7:
+            return Bid(rng.randint(low, min(limit, low + 2)))
+        return Pass()
+
+
+def _call(bid: int | None) -> str:
+    return "pass" if bid is None else f"bid {bid}"
+
+
+def _made(state: State) -> bool | None:
+    """Whether the declarer reached the bid; None before the end or with no declarer."""
+    if state.phase is not Phase.OVER or state.declarer is None or state.high_bid is None:
+        return None
+    return raw_scores(state)[state.declarer] >= state.high_bid
+
+
+def _auction_rounds(state: State) -> list[list[str | None]]:
+    """The auction as rows of four cells under seat columns A B C D: a call's cell is
+    its seat's column; cells before First's first call and after the last call are
+    None (as on a bridge auction card)."""
+    cells: list[str | None] = [None] * state.first
+    cells += [_call(b) for _, b in state.calls]
+    if not state.calls:
+        return []
+    cells += [None] * (-len(cells) % PLAYERS)
+    return [cells[k : k + PLAYERS] for k in range(0, len(cells), PLAYERS)]
+
+
+register(TricksRules())
