@@ -197,6 +197,13 @@ def signed(value: Any) -> str:
 
 
 @register.filter
+def game_title(game: str | None) -> str:
+    """A game's name for people ("Escalation! (Reiner Knizia)"); its id when unknown."""
+    rules = registry.get(game) if game else None
+    return rules.title if rules is not None else (game or "Unknown game")
+
+
+@register.filter
 def score(value: Any, game: str | None = None) -> str:
     """A score as its game shows it: signed where scores are payments between players
     (Pierce: +12, −4), plain where they are counts or points (Knizia's cards, tricks'

@@ -33,6 +33,7 @@ def test_game_page_shows_header_seats_and_score(game_factory: Callable[..., Game
     game = game_factory(players=("Alma", "Bram", "Cora"), event="Spring Cup")
     body = _page(game)
     assert "escalation-pierce" in body and "Spring Cup" in body
+    assert "<h1>Escalation (Charles Pierce) <span" in body
     assert "badge-verified" in body
     for seat in game.seats.all():
         assert f'href="/games/?player={seat.player.name}"' in body
