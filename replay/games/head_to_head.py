@@ -1,0 +1,350 @@
+"""Esty's Head-To-Head (seeds/003, RULES.md "head-to-head").
+
+Each player holds one full suit, 2 to A; the prize deck is another suit, shuffled.
+Each of the 13 tricks turns the top prize face up, then every player chooses a card
+face down and all are revealed together.  A player wins the trick (the prize and every
+card played) iff their card is uniquely highest among the players and strictly beats
+the prize; otherwise the deck takes it.  Cards are worth 2..14 (A = 14); the most
+points wins.
+
+Notation (NOTATION.md §4): ``1. A: Q B: 9`` (one card from every seat, in any order;
+the trick number may stand only before a trick's first card).  There is no ``Deal``
+and no ``First``: the ``Stock`` holds the 13 prize ranks, top first.
+docs/games/head-to-head.md describes the rules as implemented, the option and the
+table()/facts() keys.
+
+Cost: ``apply`` is constant time per card, plus the players' cards when a trick ends.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from replay.errors import ActionSyntaxError, RuleViolation, SetupError
+from replay.games._deal import parse_stock, require
+from replay.record import Outcome, Variant, seat_letter
+from replay.registry import register
+from replay.rules import Option, Rules
+
+RANKS = "23456789TJQKA"
+#: a rank's points: 2..10 their number, J 11, Q 12, K 13, A 14
+VALUE: dict[str, int] = {r: k + 2 for k, r in enumerate(RANKS)}
+TRICKS = len(RANKS)
+TIE_OWN_CARD = Option(
+    "tie-own-card",
+    ("off", "on"),
+    "off",
+    "off: players who tie for the highest card win nothing, and the deck takes the "
+    "trick; on (3 players only): players who tie with each other and beat the prize "
+    "each win their own card, and the deck takes the rest (the seed's three-player "
+    "variant).",
+)
+DECK = "deck"
+
+
+def parse_rank(word: str) -> str:
+    """``"q"`` -> ``"Q"``, ``"10"`` -> ``"T"``; ValueError with a user's message."""
+    rank = word.strip().upper()
+    rank = "T" if rank == "10" else rank
+    if rank not in VALUE:
+        raise ValueError(f"{word!r} is not a rank (2 to 9, T, J, Q, K, A)")
+    return rank
+
+
+def by_value(ranks: Sequence[str]) -> list[str]:
+    return sorted(ranks, key=VALUE.__getitem__)
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """The prize deck, top first: the 13 ranks, each once."""
+
+    stock: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """``X: Q``: the card seat X chooses for the current trick."""
+
+    rank: str
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: its prize, each seat's card (in the order played), who won
+    it, and what each seat and the deck took."""
+
+    number: int
+    prize: str
+    cards: tuple[tuple[int, str], ...]
+    winners: tuple[int, ...]  # the seats that took cards (none: the deck took it all)
+    taken: tuple[tuple[str, ...], ...]  # per seat, the cards it took
+    to_deck: tuple[str, ...]
+    tie: bool  # the highest card was shared by two or more players
+
+
+@dataclass(slots=True)
+class State:
+    """A game in progress (mutated in place by :meth:`HeadToHeadRules.apply`)."""
+
+    players: int
+    tie_own_card: bool
+    prizes: tuple[str, ...]
+    hands: list[set[str]]
+    played_in: list[dict[str, int]]  # per seat: rank -> the trick it was played in
+    chosen: dict[int, str] = field(default_factory=dict)  # the current trick so far
+    tricks: list[Trick] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    deck: list[str] = field(default_factory=list)
+    last: tuple[int, str] | None = None
+    actions: int = 0
+
+    @property
+    def number(self) -> int:
+        """The current trick's number, 1-based (14 once all 13 are played)."""
+        return len(self.tricks) + 1
+
+    @property
+    def over(self) -> bool:
+        return len(self.tricks) == TRICKS
+
+
+def _trick_json(trick: Trick, totals: Sequence[int]) -> dict[str, Any]:
+    letters = [seat_letter(s) for s in range(len(trick.taken))]
+    return {
+        "number": trick.number,
+        "prize": trick.prize,
+        "cards": {seat_letter(s): r for s, r in trick.cards},
+        "order": [seat_letter(s) for s, _ in trick.cards],
+        "winners": [seat_letter(s) for s in trick.winners],
+        "deck": bool(trick.to_deck),
+        "tie": trick.tie,
+        "taken": {letters[s]: list(t) for s, t in enumerate(trick.taken)},
+        "to_deck": list(trick.to_deck),
+        "points": {letters[s]: sum(VALUE[r] for r in t) for s, t in enumerate(trick.taken)},
+        "totals": {letters[s]: total for s, total in enumerate(totals)},
+    }
+
+
+# --- the plug-in ---------------------------------------------------------------------
+class HeadToHeadRules(Rules[Setup, Play, State]):
+    """Head-To-Head as Warren and Norah Esty describe it, with RULES.md's decisions."""
+
+    game: ClassVar[str] = "head-to-head"
+    title: ClassVar[str] = "Head-To-Head (Esty)"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 3
+    options: ClassVar[tuple[Option, ...]] = (TIE_OWN_CARD,)
+    setup_tags: ClassVar[tuple[str, ...]] = ("Stock",)
+    has_first: ClassVar[bool] = False
+    numbering: ClassVar[Literal["action", "trick"]] = "trick"
+
+    # --- notation ---------------------------------------------------------------------
+    def parse_setup(
+        self, *, players: int, first: int, tags: Mapping[str, str], variant: Variant
+    ) -> Setup:
+        stock = parse_stock(require(tags, "Stock"), parse=parse_rank)
+        seen: set[str] = set()
+        for rank in stock:
+            if rank in seen:
+                raise SetupError(
+                    f"the Stock holds {rank} twice; the prize deck has each rank 2 to A once",
+                    tag="Stock",
+                )
+            seen.add(rank)
+        missing = [r for r in RANKS if r not in seen]
+        if missing:
+            raise SetupError(
+                f"the Stock lacks {' '.join(missing)}; the prize deck has each rank 2 to A "
+                "once (13 cards)",
+                tag="Stock",
+            )
+        return Setup(stock)
+
+    def write_setup(self, setup: Setup) -> dict[str, str]:
+        return {"Stock": " ".join(setup.stock)}
+
+    def parse_move(self, words: Sequence[str]) -> Play:
+        if not words:
+            raise ActionSyntaxError("an action is one card: a rank 2 to 9, T, J, Q, K or A", word=0)
+        if len(words) > 1:
+            raise ActionSyntaxError(
+                "an action is one card: each seat plays a single card per trick", word=1
+            )
+        try:
+            return Play(parse_rank(words[0]))
+        except ValueError as exc:
+            raise ActionSyntaxError(str(exc), word=0) from None
+
+    def write_move(self, move: Play) -> str:
+        return move.rank
+
+    def check_variant(self, *, players: int, variant: Variant) -> str | None:
+        if variant.get(TIE_OWN_CARD.name, TIE_OWN_CARD.default) == "on" and players != 3:
+            return (
+                "tie-own-card=on needs 3 players: with 2, players who tie have nobody "
+                "else at the table to beat"
+            )
+        return None
+
+    # --- replay -----------------------------------------------------------------------
+    def start(self, *, setup: Setup, variant: Variant, players: int, first: int) -> State:
+        tie_own = variant.get(TIE_OWN_CARD.name, TIE_OWN_CARD.default) == "on"
+        return State(
+            players=players,
+            tie_own_card=tie_own,
+            prizes=setup.stock,
+            hands=[set(RANKS) for _ in range(players)],
+            played_in=[{} for _ in range(players)],
+            points=[0] * players,
+        )
+
+    def apply(self, state: State, seat: int, move: Play) -> None:
+        # --- check everything first: nothing changes before the move is known legal
+        if state.over:
+            raise RuleViolation("the game is over; nothing may follow its last action")
+        who = seat_letter(seat)
+        if seat in state.chosen:
+            raise RuleViolation(
+                f"{who} has already played in trick {state.number} ({state.chosen[seat]}); "
+                "every seat plays once before the next trick"
+            )
+        rank = move.rank
+        if rank not in state.hands[seat]:
+            raise RuleViolation(
+                f"{who} no longer holds {rank}: it was played in trick "
+                f"{state.played_in[seat][rank]}"
+            )
+        # --- make the move
+        state.hands[seat].discard(rank)
+        state.played_in[seat][rank] = state.number
+        state.chosen[seat] = rank
+        state.last = (seat, rank)
+        state.actions += 1
+        if len(state.chosen) == state.players:
+            self._resolve(state)
+
+    def _resolve(self, state: State) -> None:
+        prize = state.prizes[len(state.tricks)]
+        cards = tuple(state.chosen.items())
+        top = max(VALUE[r] for _, r in cards)
+        tops = tuple(s for s, r in cards if VALUE[r] == top)
+        taken: list[tuple[str, ...]] = [() for _ in range(state.players)]
+        winners: tuple[int, ...]
+        to_deck: tuple[str, ...]
+        if top > VALUE[prize] and len(tops) == 1:
+            (winner,) = tops
+            taken[winner] = (prize, *(r for _, r in cards))
+            winners, to_deck = tops, ()
+        elif top > VALUE[prize] and state.tie_own_card:
+            for s in tops:
+                taken[s] = (state.chosen[s],)
+            winners = tops
+            to_deck = (prize, *(r for s, r in cards if s not in tops))
+        else:
+            winners, to_deck = (), (prize, *(r for _, r in cards))
+        for s, t in enumerate(taken):
+            state.points[s] += sum(VALUE[r] for r in t)
+        state.deck.extend(to_deck)
+        state.tricks.append(
+            Trick(
+                number=state.number,
+                prize=prize,
+                cards=cards,
+                winners=tuple(sorted(winners)),
+                taken=tuple(taken),
+                to_deck=to_deck,
+                tie=len(tops) > 1,
+            )
+        )
+        state.chosen = {}
+
+    def is_over(self, state: State) -> bool:
+        return state.over
+
+    def outcome(self, state: State) -> Outcome:
+        if not state.over:
+            raise ValueError("the game is not over: it has no outcome yet")
+        best = max(state.points)
+        return Outcome(
+            scores=tuple(state.points),
+            winners=tuple(s for s, p in enumerate(state.points) if p == best),
+        )
+
+    def trick_number(self, state: State, seat: int, move: Play) -> int | None:
+        return state.number if not state.chosen and not state.over else None
+
+    def table(self, state: State) -> dict[str, Any]:
+        seats = [seat_letter(s) for s in range(state.players)]
+        totals = [0] * state.players
+        tricks = []
+        for trick in state.tricks:
+            for s, t in enumerate(trick.taken):
+                totals[s] += sum(VALUE[r] for r in t)
+            tricks.append(_trick_json(trick, totals))
+        just_ended = state.last is not None and not state.chosen
+        return {
+            "seats": seats,
+            "trick": None if state.over else state.number,
+            "prize": None if state.over else state.prizes[len(state.tricks)],
+            "chosen": {seat_letter(s): r for s, r in state.chosen.items()},
+            "revealed": tricks[-1] if just_ended else None,
+            "last_trick": tricks[-1] if tricks else None,
+            "hands": {seats[s]: by_value(list(h)) for s, h in enumerate(state.hands)},
+            "tricks": tricks,
+            "points": {seats[s]: p for s, p in enumerate(state.points)},
+            "deck": list(state.deck),
+            "deck_points": sum(VALUE[r] for r in state.deck),
+            "prizes_left": TRICKS - len(state.tricks) - (0 if state.over else 1),
+            "last": (
+                {"seat": seat_letter(state.last[0]), "text": state.last[1]}
+                if state.last is not None
+                else None
+            ),
+            "over": state.over,
+            "scores": self.outcome(state).as_json() if state.over else None,
+        }
+
+    def facts(self, state: State) -> dict[str, Any]:
+        won = [0] * state.players
+        for trick in state.tricks:
+            if len(trick.winners) == 1 and not trick.to_deck:
+                won[trick.winners[0]] += 1
+        return {
+            "deck_tricks": sum(1 for t in state.tricks if not t.winners),
+            "tricks_by_seat": {seat_letter(s): n for s, n in enumerate(won)},
+            "points_by_seat": {seat_letter(s): p for s, p in enumerate(state.points)},
+            "ties": sum(1 for t in state.tricks if t.tie),
+            "actions": state.actions,
+        }
+
+    # --- bots -------------------------------------------------------------------------
+    def random_setup(self, rng: random.Random, *, players: int, variant: Variant) -> Setup:
+        stock = list(RANKS)
+        rng.shuffle(stock)
+        return Setup(tuple(stock))
+
+    def bot_move(self, rng: random.Random, state: State) -> tuple[int, Play]:
+        """Any seat that has not chosen yet acts; it mostly plays just above the prize
+        (a low card when the prize is cheap and the hand holds no such card), sometimes
+        throws its lowest card, sometimes a random one."""
+        if state.over:
+            raise ValueError("the game is over: nobody may act")
+        seat = rng.choice([s for s in range(state.players) if s not in state.chosen])
+        hand = by_value(list(state.hands[seat]))
+        prize = VALUE[state.prizes[len(state.tricks)]]
+        roll = rng.random()
+        if roll < 0.2:
+            return seat, Play(rng.choice(hand))
+        if roll < 0.35 or prize <= 5:
+            return seat, Play(hand[0] if rng.random() < 0.7 else rng.choice(hand[:3]))
+        above = [r for r in hand if VALUE[r] > prize]
+        if not above:
+            return seat, Play(hand[0])
+        return seat, Play(rng.choice(above[:3]))
+
+
+register(HeadToHeadRules())
