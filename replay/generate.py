@@ -104,8 +104,7 @@ def generate_record(
     if variant is None:
         variant = _variant(rules, rng, n)
     names = tuple(rng.sample(NAMES, n))
-    first = rng.randrange(n) if rules.has_first else 0
-    setup = rules.random_setup(rng, players=n, variant=variant)
+    first, setup = rules.match_setup(rng, players=n, variant=variant, round=1, prev=None)
     return play_out(
         rules,
         rng,

@@ -19,7 +19,7 @@ from records.services import upload_create, upload_verify
 from replay import registry
 from replay.generate import generate_match, generate_record, generate_records
 from replay.kgn import write_records
-from replay.record import GameRecord
+from replay.record import GameRecord, Variant
 
 DEMO_USER = "demo"
 DEMO_PASSWORD = "kibitz-demo"
@@ -71,6 +71,26 @@ def knizia_records() -> list[GameRecord]:
     return records
 
 
+def wild_records() -> list[GameRecord]:
+    """Two whole wild-escape matches, hand by hand with their tribute phases: one with
+    the seed's rules played to level 5, one with every other option, played to 7."""
+    rng = random.Random(DEMO_SEED + 4)
+    event = ("Event", "Wild Escape Club")
+    tables = (
+        "final-level=5",
+        "five-card-order=straight-flush, flush-compare=lex, lead-after-escape=partner, "
+        "level-advance=by-trapped, final-level=7",
+    )
+    records: list[GameRecord] = []
+    for k, options in enumerate(tables, start=1):
+        variant = _variant("wild-escape", options)
+        for record in generate_match(
+            "wild-escape", rng, match=f"Table {k}", variant=variant, tags=(event,)
+        ):
+            records.append(_with_tags(record, (*record.tags, ("Date", f"2024.10.{k:02d}"))))
+    return records
+
+
 def single_records(game: str, event: str, count: int, seed: int, date: str) -> list[GameRecord]:
     """``count`` single games of ``game`` with every player count and options drawn."""
     rng = random.Random(seed)
@@ -98,7 +118,18 @@ DEMO_FILES: tuple[tuple[str, str, Callable[[], list[GameRecord]]], ...] = (
             "head-to-head", "Head-to-Head Duel", 24, DEMO_SEED + 3, "2024.09.14"
         ),
     ),
+    ("wild-escape", "kibitz-demo-wild-escape.kgn", wild_records),
 )
+
+
+def _variant(game: str, text: str) -> Variant:
+    """``"a=b, c=d"`` as the game's full option map (defaults for the rest)."""
+    rules = registry.get(game)
+    assert rules is not None
+    chosen = dict(
+        (part.split("=")[0].strip(), part.split("=")[1].strip()) for part in text.split(",")
+    )
+    return Variant(tuple((o.name, chosen.get(o.name, o.default)) for o in rules.options))
 
 
 def _with_tags(record: GameRecord, tags: tuple[tuple[str, str], ...]) -> GameRecord:

@@ -1,0 +1,417 @@
+"""Wild-escape state: the tribute exchange, tricks, escapes, the outcome and the table.
+
+:class:`State` is mutated in place by :class:`~replay.games.wild_escape.WildEscapeRules`
+(which checks every move first); the methods here make moves already known legal.
+:func:`next_hand` derives what the outcome means for the next hand (levels, offense,
+First, tribute owed), used by the outcome, the table and match continuity.
+
+Cost: every method is constant time per action except :meth:`State.facts` and
+:func:`table_json`, linear in the hand sizes and the current trick.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from replay.errors import RuleViolation
+from replay.games._wild_combos import (
+    FIVE_KIND,
+    FLUSH,
+    JOKERS,
+    NATURAL,
+    RANKS,
+    STRAIGHT_FLUSH,
+    Combo,
+    FiveOrder,
+    FlushCompare,
+    classify,
+)
+from replay.games._wild_notation import (
+    PLAYERS,
+    TEAMS,
+    Play,
+    Setup,
+    play_order,
+    team_of,
+    team_seats,
+    write_levels,
+    write_move,
+)
+from replay.record import seat_letter
+from replay.rules import Option
+
+FIVE_CARD_ORDER = Option(
+    "five-card-order",
+    ("seed", "straight-flush"),
+    "seed",
+    "seed: straight < flush < full house < four-plus-one < five of a kind, and a "
+    "same-suit straight is a flush; straight-flush: a straight flush ranks between "
+    "four-plus-one and five of a kind.",
+)
+FLUSH_COMPARE = Option(
+    "flush-compare",
+    ("high", "lex"),
+    "high",
+    "high: flushes compare by their highest card in single order; lex: card by card downwards.",
+)
+LEAD_AFTER_ESCAPE = Option(
+    "lead-after-escape",
+    ("next", "partner"),
+    "next",
+    "who leads when a trick's last player has escaped: next, the next seat in turn "
+    "order still holding cards; partner, the next teammate still holding cards (else next).",
+)
+LEVEL_ADVANCE = Option(
+    "level-advance",
+    ("one", "by-trapped"),
+    "one",
+    "one: an offense win raises the offense one level; by-trapped: by the number of "
+    "trapped opponents.",
+)
+FINAL_LEVEL = Option(
+    "final-level",
+    tuple(RANKS[1:]),
+    "A",
+    "the level at which a hand won by the offense ends the match (3 … A).",
+)
+Phase = Literal["tribute", "play", "over"]
+
+
+@dataclass(slots=True)
+class Exchange:
+    """One tribute pair and how far it has gone (step 0 tribute, 1 the receiver's
+    return, 2 the giver's card back after a joker, 3 done)."""
+
+    giver: int
+    receiver: int
+    card: str | None = None
+    returned: tuple[str, ...] = ()
+    back: str | None = None
+    step: int = 0
+
+    @property
+    def joker(self) -> bool:
+        return self.card in JOKERS
+
+
+@dataclass(frozen=True, slots=True)
+class Top:
+    """The play to beat: who played it, as written, and its reading."""
+
+    seat: int
+    text: str
+    combo: Combo
+
+
+@dataclass(slots=True)
+class State:
+    """A hand in progress."""
+
+    levels: tuple[str, str]
+    offense: int
+    first: int
+    order: FiveOrder
+    compare: FlushCompare
+    lead_partner: bool
+    by_trapped: bool
+    final: str
+    hands: list[Counter[str]]
+    dealt: tuple[tuple[str, ...], ...]
+    exchanges: list[Exchange]
+    pair: int = 0
+    phase: Phase = "tribute"
+    turn: int = 0
+    trick: int = 1
+    leader: int = 0
+    top: Top | None = None
+    passed: set[int] = field(default_factory=set)
+    plays: list[tuple[int, str, str]] = field(default_factory=list)  # seat, text, label
+    last_trick: dict[str, Any] | None = None
+    escaped: list[int] = field(default_factory=list)
+    last: tuple[int, str] | None = None
+    actions: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+    wild_jokers: int = 0
+    straight_flushes: int = 0
+
+    @classmethod
+    def new(cls, setup: Setup, options: dict[str, str], first: int) -> State:
+        state = cls(
+            levels=setup.levels,
+            offense=setup.offense,
+            first=first,
+            order="straight-flush" if options[FIVE_CARD_ORDER.name] == "straight-flush" else "seed",
+            compare="lex" if options[FLUSH_COMPARE.name] == "lex" else "high",
+            lead_partner=options[LEAD_AFTER_ESCAPE.name] == "partner",
+            by_trapped=options[LEVEL_ADVANCE.name] == "by-trapped",
+            final=options[FINAL_LEVEL.name],
+            hands=[Counter(hand) for hand in setup.hands],
+            dealt=setup.hands,
+            exchanges=[Exchange(g, r) for g, r in setup.tribute],
+        )
+        state.begin_play_if_ready()
+        return state
+
+    @property
+    def trump(self) -> str:
+        return self.levels[self.offense]
+
+    # --- moves (already checked) ---------------------------------------------------
+    def move_card(self, giver: int, receiver: int, card: str) -> None:
+        self.hands[giver][card] -= 1
+        if not self.hands[giver][card]:
+            del self.hands[giver][card]
+        self.hands[receiver][card] += 1
+
+    def require_cards(self, seat: int, cards: Iterable[str]) -> None:
+        need = Counter(cards)
+        hand = self.hands[seat]
+        for c, n in need.items():
+            if hand[c] < n:
+                have = hand[c]
+                held = "does not hold" if not have else f"holds only {have}"
+                raise RuleViolation(
+                    f"{seat_letter(seat)} {held} {c}" + (f" (plays {n})" if have else "")
+                )
+
+    def begin_play_if_ready(self) -> None:
+        if self.pair >= len(self.exchanges):
+            self.phase = "play"
+            self.turn = self.leader = self.first
+
+    def holding(self, seat: int) -> bool:
+        return bool(self.hands[seat])
+
+    def next_holder(self, seat: int) -> int:
+        for k in range(1, PLAYERS + 1):
+            s = (seat + k) % PLAYERS
+            if self.hands[s]:
+                return s
+        return seat
+
+    def record_pass(self, seat: int) -> None:
+        self.passed.add(seat)
+        self.plays.append((seat, "pass", ""))
+        assert self.top is not None
+        others = [s for s in range(PLAYERS) if self.hands[s] and s != self.top.seat]
+        if all(s in self.passed for s in others):
+            self._end_trick()
+        else:
+            self.turn = self.next_holder(seat)
+
+    def record_play(self, seat: int, move: Play, combo: Combo) -> None:
+        text = write_move(move)
+        for code, _ in move.cards:
+            self.hands[seat][code] -= 1
+            if not self.hands[seat][code]:
+                del self.hands[seat][code]
+        if combo.size > 1:
+            self.wild_jokers += sum(1 for code, _ in move.cards if code in JOKERS)
+        self.kinds[combo.kind] += 1
+        if combo.kind == STRAIGHT_FLUSH or (
+            combo.kind == FLUSH
+            and classify(move.cards, trump=self.trump, order="straight-flush").kind
+            == STRAIGHT_FLUSH
+        ):
+            self.straight_flushes += 1
+        self.top = Top(seat, text, combo)
+        self.passed = set()
+        self.plays.append((seat, text, combo.label))
+        if not self.hands[seat]:
+            self.escaped.append(seat)
+            team = team_of(seat)
+            if all(not self.hands[s] for s in team_seats(team)):
+                self._end_trick()
+                self.phase = "over"
+                return
+        self.turn = self.next_holder(seat)
+
+    def _end_trick(self) -> None:
+        assert self.top is not None
+        winner = self.top.seat
+        self.last_trick = {
+            "number": self.trick,
+            "leader": seat_letter(self.leader),
+            "plays": _plays_json(self.plays),
+            "winner": seat_letter(winner),
+            "label": self.top.combo.label,
+        }
+        lead = winner
+        if not self.hands[winner]:
+            partner = self._partner_after(winner) if self.lead_partner else None
+            lead = partner if partner is not None else self.next_holder(winner)
+        self.trick += 1
+        self.top = None
+        self.passed = set()
+        self.plays = []
+        self.turn = self.leader = lead
+
+    def _partner_after(self, seat: int) -> int | None:
+        for k in range(1, PLAYERS):
+            s = (seat + k) % PLAYERS
+            if team_of(s) == team_of(seat) and self.hands[s]:
+                return s
+        return None
+
+    # --- facts ---------------------------------------------------------------------
+    def facts(self) -> dict[str, Any]:
+        jokers = {
+            seat_letter(s): sum(1 for c in hand if c in JOKERS) for s, hand in enumerate(self.dealt)
+        }
+        out: dict[str, Any] = {
+            "five_of_a_kind": self.kinds[FIVE_KIND],
+            "straight_flushes": self.straight_flushes,
+            "plays_by_kind": dict(sorted(self.kinds.items())),
+            "wild_jokers": self.wild_jokers,
+            "jokers_at_deal": jokers,
+            "tribute_paid": sum(1 for e in self.exchanges if e.card is not None),
+            "joker_tributes": sum(1 for e in self.exchanges if e.joker),
+            "escape_order": [seat_letter(s) for s in self.escaped],
+            "tricks": self.trick - (0 if self.top is not None else 1),
+            "trump": self.trump,
+            "offense": TEAMS[self.offense],
+            "actions": self.actions,
+        }
+        if self.phase == "over":
+            nxt = next_hand(self)
+            out["outcome"] = nxt.result
+            out["trapped"] = [seat_letter(s) for s in nxt.trapped]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """What a finished hand decides for the next one."""
+
+    result: str
+    winners: tuple[int, ...]
+    trapped: tuple[int, ...]
+    levels: tuple[str, str]
+    offense: int
+    first: int
+    givers: tuple[int, ...]  # trapped losers owing tribute (after a team win)
+    receivers: tuple[int, ...]  # winners' first escapers, in escape order
+    match_over: bool
+
+
+def next_hand(state: State) -> NextHand:
+    """The outcome of a finished hand and the next hand's setup it implies (RULES.md)."""
+    first = state.escaped[0]
+    t = team_of(first)
+    done = t if all(not state.hands[s] for s in team_seats(t)) else 1 - t
+    trapped = tuple(s for s in team_seats(1 - done) if state.hands[s])
+    levels = list(state.levels)
+    if done != t:
+        result = "draw"
+    elif t == state.offense:
+        result = "offense-win"
+    else:
+        result = "defense-win"
+    match_over = result == "offense-win" and state.levels[state.offense] == state.final
+    if result == "offense-win":
+        step = len(trapped) if state.by_trapped else 1
+        up = min(NATURAL[levels[t]] + step, NATURAL[state.final])
+        levels[t] = RANKS[up - 2]
+    givers: tuple[int, ...] = ()
+    receivers: tuple[int, ...] = ()
+    if result != "draw" and not match_over:
+        givers = trapped
+        receivers = tuple(s for s in state.escaped if team_of(s) == t)[: len(trapped)]
+    return NextHand(
+        result=result,
+        winners=team_seats(t) if result != "draw" else (),
+        trapped=trapped,
+        levels=(levels[0], levels[1]),
+        offense=t,
+        first=first,
+        givers=givers,
+        receivers=receivers,
+        match_over=match_over,
+    )
+
+
+def _plays_json(plays: list[tuple[int, str, str]]) -> list[dict[str, Any]]:
+    return [
+        {"seat": seat_letter(s), "text": text, "label": label, "pass": text == "pass"}
+        for s, text, label in plays
+    ]
+
+
+def _result_json(state: State) -> dict[str, Any]:
+    nxt = next_hand(state)
+    before = state.levels[state.offense]
+    after = nxt.levels[state.offense]
+    return {
+        "outcome": nxt.result,
+        "first_escaper": seat_letter(nxt.first),
+        "winning_team": TEAMS[team_of(nxt.winners[0])] if nxt.winners else None,
+        "trapped": [seat_letter(s) for s in nxt.trapped],
+        "levels_before": write_levels(state.levels),
+        "levels_after": write_levels(nxt.levels),
+        "level_change": NATURAL[after] - NATURAL[before],
+        "next_offense": TEAMS[nxt.offense],
+        "next_first": seat_letter(nxt.first),
+        "tribute_next": {
+            "givers": [seat_letter(s) for s in nxt.givers],
+            "receivers": [seat_letter(s) for s in nxt.receivers],
+        },
+        "match_over": nxt.match_over,
+    }
+
+
+def table_json(state: State) -> dict[str, Any]:
+    """Plain data to draw the table (docs/games/wild-escape.md lists the keys)."""
+    seats = [seat_letter(s) for s in range(PLAYERS)]
+    trump = state.trump
+    hands = {
+        seats[s]: sorted(h.elements(), key=lambda c: play_order(c, trump))
+        for s, h in enumerate(state.hands)
+    }
+    top = state.top
+    return {
+        "seats": seats,
+        "teams": {TEAMS[t]: [seats[s] for s in team_seats(t)] for t in (0, 1)},
+        "team_of": {seats[s]: TEAMS[team_of(s)] for s in range(PLAYERS)},
+        "levels": {TEAMS[0]: state.levels[0], TEAMS[1]: state.levels[1]},
+        "offense": TEAMS[state.offense],
+        "trump": trump,
+        "final_level": state.final,
+        "phase": state.phase,
+        "turn": seats[state.turn] if state.phase != "over" else None,
+        "tribute": [
+            {
+                "giver": seats[e.giver],
+                "receiver": seats[e.receiver],
+                "card": e.card,
+                "returned": list(e.returned),
+                "back": e.back,
+                "joker": e.joker,
+                "done": e.step == 3,
+            }
+            for e in state.exchanges
+        ],
+        "hands": hands,
+        "counts": {seats[s]: sum(h.values()) for s, h in enumerate(state.hands)},
+        "trick": {
+            "number": state.trick,
+            "leader": seats[state.leader],
+            "plays": _plays_json(state.plays),
+            "top": (
+                {"seat": seats[top.seat], "text": top.text, "label": top.combo.label}
+                if top is not None
+                else None
+            ),
+            "passed": [seats[s] for s in sorted(state.passed)],
+        }
+        if state.phase == "play"
+        else None,
+        "last_trick": state.last_trick,
+        "escaped": [seats[s] for s in state.escaped],
+        "last": ({"seat": seats[state.last[0]], "text": state.last[1]} if state.last else None),
+        "over": state.phase == "over",
+        "result": _result_json(state) if state.phase == "over" else None,
+        "scores": next_hand(state).result if state.phase == "over" else None,
+    }

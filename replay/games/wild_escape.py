@@ -1,0 +1,300 @@
+"""Wild Escape, Da Guai Lu Zi (seeds/004, RULES.md "wild-escape").
+
+Six players in two teams (ACE, BDF) shed 27 cards each from a 162-card pack by beating
+the play on the table with a higher play of the same size (singles, pairs, triples,
+five-card combinations, jokers wild), or passing.  A player who plays their last card
+escapes; the hand ends when one team has all escaped.  The outcome moves levels, the
+offense and the tribute owed at the start of the next hand.  One record is one hand;
+a match is its hands, from both teams at level 2 until the offense wins a hand at the
+final level.
+
+Notation (NOTATION.md §4): tags Levels, Offense, First, Tribute, Deal; actions
+``tribute BJ``, ``return 4S [5S]``, plays ``SJ=9S 9H 9D`` and ``pass``; read and
+written by :mod:`replay.games._wild_notation`.  Plays are read and compared by
+:mod:`replay.games._wild_combos`; the generator's bot lives in
+:mod:`replay.games._wild_bot`.  docs/games/wild-escape.md describes the rules as
+implemented, every option and the table()/facts() keys.
+
+Cost: ``apply`` is constant time per action (a play has at most five cards; the turn
+moves over at most six seats), so verifying a hand is one linear pass.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal
+
+from replay.errors import RuleViolation
+from replay.games import _wild_bot as bot
+from replay.games import _wild_notation as wn
+from replay.games._wild_combos import ComboError, classify, single_value
+from replay.games._wild_notation import PLAYERS, TEAMS, Move, Pass, Play, Return, Setup, Tribute
+from replay.games._wild_state import (
+    FINAL_LEVEL,
+    FIVE_CARD_ORDER,
+    FLUSH_COMPARE,
+    LEAD_AFTER_ESCAPE,
+    LEVEL_ADVANCE,
+    State,
+    next_hand,
+    table_json,
+)
+from replay.record import GameRecord, Outcome, Variant, seat_letter
+from replay.registry import register
+from replay.rules import Option, Rules
+
+
+def _name(seat: int) -> str:
+    return seat_letter(seat)
+
+
+class WildEscapeRules(Rules[Setup, Move, State]):
+    """Da Guai Lu Zi as CatsAtCards describes it, with RULES.md's decisions."""
+
+    game: ClassVar[str] = "wild-escape"
+    title: ClassVar[str] = "Wild Escape (Da Guai Lu Zi)"
+    min_players: ClassVar[int] = PLAYERS
+    max_players: ClassVar[int] = PLAYERS
+    options: ClassVar[tuple[Option, ...]] = (
+        FIVE_CARD_ORDER,
+        FLUSH_COMPARE,
+        LEAD_AFTER_ESCAPE,
+        LEVEL_ADVANCE,
+        FINAL_LEVEL,
+    )
+    setup_tags: ClassVar[tuple[str, ...]] = ("Levels", "Offense", "Tribute", "Deal")
+    numbering: ClassVar[Literal["action", "trick"]] = "trick"
+    result_kind: ClassVar[Literal["scores", "team"]] = "team"
+    match_has_end: ClassVar[bool] = True
+
+    # --- notation ---------------------------------------------------------------------
+    def parse_setup(
+        self, *, players: int, first: int, tags: Mapping[str, str], variant: Variant
+    ) -> Setup:
+        return wn.parse_setup(tags, first=first, final=variant[FINAL_LEVEL.name])
+
+    def write_setup(self, setup: Setup) -> dict[str, str]:
+        return wn.write_setup(setup)
+
+    def parse_move(self, words: Sequence[str]) -> Move:
+        return wn.parse_move(words)
+
+    def write_move(self, move: Move) -> str:
+        return wn.write_move(move)
+
+    # --- replay -----------------------------------------------------------------------
+    def start(self, *, setup: Setup, variant: Variant, players: int, first: int) -> State:
+        return State.new(setup, variant.as_dict(), first)
+
+    def apply(self, state: State, seat: int, move: Move) -> None:
+        if state.phase == "over":
+            raise RuleViolation("the hand is over: one team has all escaped")
+        if state.phase == "tribute":
+            self._exchange(state, seat, move)
+        else:
+            self._play(state, seat, move)
+        state.actions += 1
+        state.last = (seat, wn.write_move(move))
+
+    def _exchange(self, state: State, seat: int, move: Move) -> None:
+        ex = state.exchanges[state.pair]
+        giver, receiver = ex.giver, ex.receiver
+        step = ex.step
+        actor = giver if step in (0, 2) else receiver
+        what = ("give tribute to", "return a card to", "give a card back to")[step]
+        other = receiver if actor == giver else giver
+        if seat != actor:
+            raise RuleViolation(
+                f"the tribute comes first: it is {_name(actor)}'s turn to {what} {_name(other)}"
+            )
+        hand = state.hands[seat]
+        if step == 0:
+            if not isinstance(move, Tribute):
+                raise RuleViolation(
+                    f"{_name(seat)} owes {_name(receiver)} tribute first: write "
+                    f"{_name(seat)}: tribute and a card of the highest rank in hand"
+                )
+            top = max(single_value(c, state.trump) for c in hand)
+            if hand[move.card] == 0:
+                raise RuleViolation(f"{_name(seat)} does not hold {move.card}")
+            if single_value(move.card, state.trump) != top:
+                best = max(hand, key=lambda c: (single_value(c, state.trump), c))
+                raise RuleViolation(
+                    f"{move.card} is not {_name(seat)}'s highest card: the tribute is a card "
+                    f"of the highest rank in hand ({best} with trump {state.trump})"
+                )
+            state.move_card(seat, receiver, move.card)
+            ex.card = move.card
+            ex.step = 1
+            return
+        if not isinstance(move, Return):
+            raise RuleViolation(
+                f"{_name(seat)} must {what} {_name(other)} now: write {_name(seat)}: return …"
+            )
+        if step == 1:
+            want = 2 if ex.joker else 1
+            if len(move.cards) != want:
+                why = (
+                    "after a joker tribute the receiver hands back two cards"
+                    if ex.joker
+                    else ("the receiver returns one card")
+                )
+                raise RuleViolation(f"{_name(seat)} returns {len(move.cards)} cards: {why}")
+            state.require_cards(seat, move.cards)
+            for c in move.cards:
+                state.move_card(seat, giver, c)
+            ex.returned = move.cards
+            ex.step = 2 if ex.joker else 3
+        else:
+            if len(move.cards) != 1:
+                raise RuleViolation(
+                    f"{_name(seat)} gives back one card: one of {' '.join(ex.returned)} or a "
+                    "card strictly higher than both"
+                )
+            (c,) = move.cards
+            state.require_cards(seat, move.cards)
+            limit = max(single_value(r, state.trump) for r in ex.returned)
+            if c not in ex.returned and single_value(c, state.trump) <= limit:
+                raise RuleViolation(
+                    f"{c} is neither of {' '.join(ex.returned)} nor strictly higher than both "
+                    f"(trump {state.trump})"
+                )
+            state.move_card(seat, receiver, c)
+            ex.back = c
+            ex.step = 3
+        if ex.step == 3:
+            state.pair += 1
+            state.begin_play_if_ready()
+
+    def _play(self, state: State, seat: int, move: Move) -> None:
+        who = _name(seat)
+        if seat != state.turn:
+            doing = "lead" if state.top is None else "beat or pass"
+            raise RuleViolation(f"it is {_name(state.turn)}'s turn to {doing}, not {who}'s")
+        if isinstance(move, (Tribute, Return)):
+            raise RuleViolation("the tribute is over: only plays and passes now")
+        if isinstance(move, Pass):
+            if state.top is None:
+                raise RuleViolation(
+                    f"{who} leads trick {state.trick} and must play: a pass on lead is not allowed"
+                )
+            state.record_pass(seat)
+            return
+        assert isinstance(move, Play)
+        try:
+            combo = classify(
+                move.cards, trump=state.trump, order=state.order, compare=state.compare
+            )
+        except ComboError as exc:
+            raise RuleViolation(str(exc)) from None
+        state.require_cards(seat, [c for c, _ in move.cards])
+        if state.top is not None:
+            top = state.top
+            if combo.size != top.combo.size:
+                raise RuleViolation(
+                    f"trick {state.trick} is played with {top.combo.size}-card plays "
+                    f"({_name(top.seat)} played {top.text}); {who} plays {combo.size}"
+                )
+            if not combo.beats(top.combo):
+                raise RuleViolation(
+                    f"{wn.write_move(move)} ({combo.label}) does not beat "
+                    f"{_name(top.seat)}'s {top.text} ({top.combo.label})"
+                )
+        state.record_play(seat, move, combo)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def outcome(self, state: State) -> Outcome:
+        if state.phase != "over":
+            raise ValueError("the hand is not over: it has no outcome yet")
+        nxt = next_hand(state)
+        return Outcome(team_result=nxt.result, winners=nxt.winners)
+
+    def trick_number(self, state: State, seat: int, move: Move) -> int | None:
+        opens = state.phase == "play" and state.top is None and isinstance(move, Play)
+        return state.trick if opens else None
+
+    def table(self, state: State) -> dict[str, Any]:
+        return table_json(state)
+
+    def facts(self, state: State) -> dict[str, Any]:
+        return state.facts()
+
+    # --- bots -------------------------------------------------------------------------
+    def random_setup(self, rng: random.Random, *, players: int, variant: Variant) -> Setup:
+        hands = bot.deal(rng)
+        return Setup(("2", "2"), 0, (), hands)
+
+    def bot_move(self, rng: random.Random, state: State) -> tuple[int, Move]:
+        return bot.move(rng, state)
+
+    # --- matches ----------------------------------------------------------------------
+    def match_ended(self, record: GameRecord, outcome: Outcome) -> bool:
+        setup = record.setup
+        assert isinstance(setup, Setup)
+        final = record.variant[FINAL_LEVEL.name]
+        return outcome.team_result == "offense-win" and setup.levels[setup.offense] == final
+
+    def match_break(self, prev: GameRecord, outcome: Outcome, record: GameRecord) -> str | None:
+        nxt = next_hand(_final_state(self, prev))
+        setup = record.setup
+        assert isinstance(setup, Setup)
+        after = f"after the previous hand ({nxt.result})"
+        if setup.levels != nxt.levels:
+            return (
+                f"Levels should be {wn.write_levels(nxt.levels)} {after}, "
+                f"not {wn.write_levels(setup.levels)}"
+            )
+        if setup.offense != nxt.offense:
+            return (
+                f"Offense should be {TEAMS[nxt.offense]}, the team of the previous hand's "
+                f"first escaper ({_name(nxt.first)})"
+            )
+        if record.first != nxt.first:
+            return f"First should be {_name(nxt.first)}, the previous hand's first escaper"
+        givers = sorted(g for g, _ in setup.tribute)
+        receivers = [r for _, r in setup.tribute]
+        if givers != sorted(nxt.givers) or receivers != list(nxt.receivers):
+            if not nxt.givers:
+                return f"no tribute is owed {after}, but Tribute names some"
+            return (
+                f"Tribute should be owed by {', '.join(_name(g) for g in sorted(nxt.givers))} "
+                f"(trapped) to {', '.join(_name(r) for r in nxt.receivers)} (in escape order)"
+            )
+        return None
+
+    def match_setup(
+        self,
+        rng: random.Random,
+        *,
+        players: int,
+        variant: Variant,
+        round: int,
+        prev: tuple[GameRecord, Outcome] | None,
+    ) -> tuple[int, Setup]:
+        hands = bot.deal(rng)
+        if prev is None:
+            offense = rng.randrange(2)
+            first = rng.choice(wn.team_seats(offense))
+            return first, Setup(("2", "2"), offense, (), hands)
+        nxt = next_hand(_final_state(self, prev[0]))
+        trump = nxt.levels[nxt.offense]
+        givers = sorted(nxt.givers, key=lambda g: -max(single_value(c, trump) for c in hands[g]))
+        pairs = tuple(zip(givers, nxt.receivers, strict=True))
+        return nxt.first, Setup(nxt.levels, nxt.offense, pairs, hands)
+
+
+def _final_state(rules: WildEscapeRules, record: GameRecord) -> State:
+    """Replay a verified hand to its end (for match continuity).  Cost: one replay."""
+    assert isinstance(record.setup, Setup)
+    state = rules.start(
+        setup=record.setup, variant=record.variant, players=PLAYERS, first=record.first
+    )
+    for action in record.actions:
+        rules.apply(state, action.seat, action.move)  # type: ignore[arg-type]
+    return state
+
+
+register(WildEscapeRules())
