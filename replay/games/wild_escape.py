@@ -140,7 +140,8 @@ class WildEscapeRules(Rules[Setup, Move, State]):
                     if ex.joker
                     else ("the receiver returns one card")
                 )
-                raise RuleViolation(f"{_name(seat)} returns {len(move.cards)} cards: {why}")
+                n = len(move.cards)
+                raise RuleViolation(f"{_name(seat)} returns {n} card{'s' * (n != 1)}: {why}")
             state.require_cards(seat, move.cards)
             for c in move.cards:
                 state.move_card(seat, giver, c)
