@@ -115,7 +115,9 @@ def cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
     except ValueError as exc:
         sys.stderr.write(f"replay generate: {exc}\n")
         return EXIT_USAGE
-    make = generate_matches if args.matches else generate_records
+    # a game whose records are hands of a match (wild-escape) writes whole matches
+    matches = args.matches or (rules.match_has_end and not args.single)
+    make = generate_matches if matches else generate_records
     records = make(
         args.game,
         count=args.count,
@@ -178,7 +180,13 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--matches",
         action="store_true",
-        help="write --count whole matches (Match and Round tags), not single games",
+        help="write --count whole matches (Match and Round tags), not single games; "
+        "the default for games whose records are hands of a match (wild-escape)",
+    )
+    g.add_argument(
+        "--single",
+        action="store_true",
+        help="write single games even where whole matches are the default",
     )
     g.add_argument("-o", "--output", default=None, help="write to this file, not stdout")
     g.set_defaults(run=cmd_generate)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import random
 import subprocess
@@ -202,3 +203,22 @@ def test_match_verdicts(
     else:
         assert fragment in match["message"]
     assert code == (1 if status == "broken" else 0)
+
+
+def test_generate_writes_whole_wild_escape_matches_by_default(tmp_path: Path) -> None:
+    path = tmp_path / "wild.kgn"
+    variant = "final-level=3"
+    args = ["generate", "--game", "wild-escape", "--seed", "5", "--variant", variant]
+    assert main([*args, "-o", str(path)]) == 0
+    out = io.StringIO()
+    assert main(["verify", "--json", str(path)], out=out) == 0
+    report = json.loads(out.getvalue())
+    assert len(report["records"]) >= 2
+    assert {r["status"] for r in report["records"]} == {"verified"}
+    assert report["matches"] == [
+        {"event": "", "match": "M1", "status": "complete", "round": None, "message": None}
+    ]
+    text = path.read_text(encoding="utf-8")
+    assert '[Round "2"]' in text
+    assert main([*args, "--single", "--count", "3", "-o", str(path)]) == 0
+    assert "[Match " not in path.read_text(encoding="utf-8")
