@@ -159,6 +159,17 @@ class State:
     def trump(self) -> str:
         return self.levels[self.offense]
 
+    @property
+    def actor(self) -> int | None:
+        """The seat to act now: in the tribute, the giver or the receiver of the
+        current pair; in play, the turn; nobody once the hand is over."""
+        if self.phase == "over":
+            return None
+        if self.phase == "tribute":
+            ex = self.exchanges[self.pair]
+            return ex.receiver if ex.step == 1 else ex.giver
+        return self.turn
+
     # --- moves (already checked) ---------------------------------------------------
     def move_card(self, giver: int, receiver: int, card: str) -> None:
         self.hands[giver][card] -= 1
@@ -380,7 +391,7 @@ def table_json(state: State) -> dict[str, Any]:
         "trump": trump,
         "final_level": state.final,
         "phase": state.phase,
-        "turn": seats[state.turn] if state.phase != "over" else None,
+        "turn": seats[state.actor] if state.actor is not None else None,
         "tribute": [
             {
                 "giver": seats[e.giver],

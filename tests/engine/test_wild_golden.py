@@ -95,6 +95,8 @@ def test_the_example_hand_as_read_by_hand() -> None:
     steps = list(replay_steps(record))
     # three joker tributes: C BJ to D, E BJ to F, A SJ to B; each receiver hands back
     # two cards and the giver returns one of them (or AH, higher than both JH and QD)
+    # the giver acts, then the receiver, then the giver again (joker), pair by pair
+    assert [s.table["turn"] for s in steps[:10]] == list("CDCEFEABAD")
     after = steps[9].table
     assert [
         (t["giver"], t["receiver"], t["card"], t["returned"], t["back"]) for t in after["tribute"]
