@@ -6,8 +6,14 @@ verdict (complete, unfinished or broken, and where) is computed by the engine
 stale, and it is computed over the games the viewer may see, so a private game in
 someone else's upload neither shows up in the scoresheet nor changes its verdict.
 
+Team games (wild-escape) have no per-player scores: their rows say, per hand, the levels
+before it, the offense and trump, First, the tribute owed and the result, read from each
+record's setup (the game's table before the first action), and the match's winner is
+the team whose hand ended the match.
+
 Cost: one query for the games of the match (seats prefetched) and one parse of each
-stored record; a match is a handful of games (Knizia: one per player).
+stored record (plus, for team games, setting up each hand's table: no replay); a match
+is a handful of games (Knizia: one per player; wild-escape: a few dozen hands at most).
 """
 
 from __future__ import annotations
@@ -39,6 +45,23 @@ class Cell:
 
 
 @dataclass(frozen=True, slots=True)
+class Hand:
+    """One hand of a team game (wild-escape) as its setup and result say: the levels
+    before it (``(team, level)`` in the table's order), the offense team and the trump
+    rank, the tribute owed at its start (``(giver, receiver)`` seat letters, in the
+    order they are paid) and its team result with the winning team (None: a draw, or
+    no verified result)."""
+
+    levels: tuple[tuple[str, str], ...]
+    offense: str
+    trump: str
+    tribute: tuple[tuple[str, str], ...]
+    outcome: str | None
+    winning_team: str | None
+    ends_match: bool  # the offense won it at the final level
+
+
+@dataclass(frozen=True, slots=True)
 class Row:
     """One round of the scoresheet: a stored game, or a round that is missing."""
 
@@ -46,6 +69,7 @@ class Row:
     game: Game | None
     cells: tuple[Cell, ...]
     first: str | None  # the name of the player who acted first, where the game has it
+    hand: Hand | None = None  # team games: what the hand was played for
 
     @property
     def missing(self) -> bool:
@@ -67,10 +91,17 @@ class Scoresheet:
     verdict: MatchVerdict
     lowest_wins: bool
     length: int | None  # games a full match has, when the game fixes it
+    team_game: bool = False  # rows carry hands (levels, offense, tribute), not scores
+    teams: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (team, its players' names)
+    team_winner: str | None = None  # the team that won the match, once it is complete
 
     @property
     def complete(self) -> bool:
         return self.verdict.status == MatchStatus.COMPLETE
+
+    @property
+    def team_winner_names(self) -> tuple[str, ...]:
+        return next((names for team, names in self.teams if team == self.team_winner), ())
 
 
 def _outcome(game: Game) -> Outcome | None:
@@ -123,6 +154,7 @@ def match_sheet(*, user: Any, event: str, key: str) -> Scoresheet:
     base = games[0]
     rules = registry.get(base.game)
     lowest_wins = rules is not None and rules.score_order == "low"
+    team_game = rules is not None and rules.result_kind == "team"
     players = tuple(base.players)
     column = {name: k for k, name in enumerate(players)}
     totals: list[int | None] = [None] * len(players)
@@ -148,7 +180,8 @@ def match_sheet(*, user: Any, event: str, key: str) -> Scoresheet:
                 cells[k] = Cell(seat.score, totals[k], seat.won, seat.letter)
             filled = tuple(c or Cell(None, totals[k], False, None) for k, c in enumerate(cells))
             first = _first_name(g, records[g.pk])
-            rows.append(Row(rnd, g, filled, first))
+            hand = _hand(g, records[g.pk]) if team_game else None
+            rows.append(Row(rnd, g, filled, first, hand))
     rows.extend(Row(0, g, (), None) for g in by_round.get(0, ()))  # no valid Round tag
     scored = [t for t in totals if t is not None]
     best = (min(scored) if lowest_wins else max(scored)) if scored else None
@@ -165,7 +198,63 @@ def match_sheet(*, user: Any, event: str, key: str) -> Scoresheet:
         verdict=verdict,
         lowest_wins=lowest_wins,
         length=length,
+        team_game=team_game,
+        teams=_teams(base, records[base.pk]) if team_game else (),
+        team_winner=_team_winner(rows) if verdict.status == MatchStatus.COMPLETE else None,
     )
+
+
+def _start_table(game: Game, record: GameRecord | None) -> dict[str, Any] | None:
+    """The game's table before the first action (its setup as data), or None when the
+    record never loaded.  Cost: setting up one hand, no replay."""
+    rules = registry.get(game.game)
+    if rules is None or record is None:
+        return None
+    state = rules.start(
+        setup=record.setup, variant=record.variant, players=len(record.players), first=record.first
+    )
+    return rules.table(state)
+
+
+def _hand(game: Game, record: GameRecord | None) -> Hand | None:
+    rules = registry.get(game.game)
+    if rules is None or rules.result_kind != "team":
+        return None  # another game's record in this match (the verdict says it breaks)
+    table = _start_table(game, record)
+    if table is None or record is None:
+        return None
+    outcome = _outcome(game)
+    winning = None
+    if outcome is not None and outcome.winners:
+        winning = table["team_of"].get(seat_letter(outcome.winners[0]))
+    return Hand(
+        levels=tuple((team, str(level)) for team, level in table["levels"].items()),
+        offense=str(table["offense"]),
+        trump=str(table["trump"]),
+        tribute=tuple((pair["giver"], pair["receiver"]) for pair in table["tribute"]),
+        outcome=outcome.team_result if outcome is not None else None,
+        winning_team=winning,
+        ends_match=outcome is not None and rules.match_ended(record, outcome),
+    )
+
+
+def _teams(game: Game, record: GameRecord | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each team and its players' names, in the table's order."""
+    table = _start_table(game, record)
+    if table is None:
+        return ()
+    players = game.players
+    index = {letter: k for k, letter in enumerate(table["seats"])}
+    return tuple(
+        (team, tuple(players[index[s]] for s in seats if index[s] < len(players)))
+        for team, seats in table["teams"].items()
+    )
+
+
+def _team_winner(rows: list[Row]) -> str | None:
+    """The offense of the hand that ended the match (its last row), if one did."""
+    last = rows[-1].hand if rows else None
+    return last.offense if last is not None and last.ends_match else None
 
 
 def _first_name(game: Game, record: GameRecord | None) -> str | None:

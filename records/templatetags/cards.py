@@ -2,13 +2,16 @@
 
 ``{{ "TH"|cards }}`` -> a red "10♥" face read out as "ten of hearts";
 ``{{ hand|cards }}`` -> the faces of a list of codes.  Codes are the engine's: rank +
-suit for standard cards (``T`` = 10), ``BJ``/``SJ`` for jokers, ``SJ=QS``-style wild
-declarations; ``cards:"knizia"`` reads Knizia's numbers, ``W`` (``W=5``) and ``P``, and
+suit for standard cards (``T`` = 10), ``BJ``/``SJ`` for jokers (faces of their own,
+"BJ" gold and "SJ" silver, so that they differ in text as well as colour), ``SJ=QS``-style
+wild declarations (the joker's face with the card it stands for inset);
+``cards:"knizia"`` reads Knizia's numbers, ``W`` (``W=5``) and ``P``, and
 ``cards:"rank"`` head-to-head's bare ranks.  ``card_kind`` gives a game's kind.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -41,7 +44,8 @@ RANKS = {
     "K": ("K", "king"),
     "A": ("A", "ace"),
 }
-JOKERS = {"BJ": ("★", "big joker", True), "SJ": ("☆", "small joker", False)}
+#: jokers: visible text, spoken name, colour class (styled as their own faces)
+JOKERS = {"BJ": ("BJ", "big joker", "joker-big"), "SJ": ("SJ", "small joker", "joker-small")}
 
 
 #: the card kind of each game's tokens: standard cards, Knizia's numbers, bare ranks
@@ -53,8 +57,7 @@ KNIZIA_SPECIAL = {"W": ("W", "wild card", "wild"), "P": ("P", "Pass card", "pass
 
 def _standard(base: str) -> tuple[str, str, str] | None:
     if base in JOKERS:
-        symbol, name, red = JOKERS[base]
-        return f"{symbol}J", name, "red" if red else "black"
+        return JOKERS[base]
     if len(base) == 2 and base[0] in RANKS and base[1] in SUITS:
         shown, rank_name = RANKS[base[0]]
         symbol, suit_name, red = SUITS[base[1]]
@@ -100,6 +103,19 @@ def face_parts(code: str, kind: str = "standard") -> tuple[str, str, str]:
 
 def _face(code: str, kind: str = "standard") -> SafeString:
     text, name, colour = face_parts(code, kind)
+    base, _, stands_for = str(code).strip().upper().partition("=")
+    if stands_for and kind == "standard" and base in JOKERS:
+        # a wild joker: its own face, with the card it stands for inset in that card's colour
+        shown, _, inset = face_parts(stands_for, kind)
+        return format_html(
+            '<span class="card card-{} card-declared" role="img" aria-label="{}">{}'
+            '<span class="as as-{}"><span class="eq">=</span>{}</span></span>',
+            colour,
+            name,
+            JOKERS[base][0],
+            inset,
+            shown,
+        )
     return format_html(
         '<span class="card card-{}" role="img" aria-label="{}">{}</span>', colour, name, text
     )
@@ -161,6 +177,45 @@ def index(sequence: Any, k: Any) -> Any:
         return sequence[int(k)]
     except (IndexError, TypeError, ValueError):
         return None
+
+
+@register.filter
+def rank_text(code: str | None) -> str:
+    """A bare rank as people write it: ``"T"`` -> ``"10"``, ``"Q"`` -> ``"Q"``."""
+    return face_parts(code or "", "rank")[0]
+
+
+#: the rank letter T alone or as a plural ("Ts") inside a play's label
+_TEN = re.compile(r"\bT(s?)\b")
+
+
+@register.filter
+def play_label(label: str | None) -> str:
+    """A play's label as people read it, with 10 for the rank letter T: ``"pair of Ts"``
+    -> ``"pair of 10s"``, ``"straight to T"`` -> ``"straight to 10"``."""
+    return _TEN.sub(r"10\1", label or "")
+
+
+@register.filter
+def ordinal(value: Any) -> str:
+    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd" (as written, when not a number)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return str(value)
+    teen = 10 <= number % 100 <= 20
+    suffix = "th" if teen else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+@register.filter
+def place_in(item: Any, sequence: Any) -> str:
+    """``{{ seat|place_in:table.escaped }}``: the item's 1-based place in the sequence as
+    an ordinal ("2nd"), or "" when it is not there.  Cost: linear in the sequence."""
+    try:
+        return ordinal(list(sequence).index(item) + 1)
+    except (TypeError, ValueError):
+        return ""
 
 
 @register.filter

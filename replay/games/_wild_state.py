@@ -388,6 +388,7 @@ def table_json(state: State) -> dict[str, Any]:
         "team_of": {seats[s]: TEAMS[team_of(s)] for s in range(PLAYERS)},
         "levels": {TEAMS[0]: state.levels[0], TEAMS[1]: state.levels[1]},
         "offense": TEAMS[state.offense],
+        "first": seats[state.first],
         "trump": trump,
         "final_level": state.final,
         "phase": state.phase,
