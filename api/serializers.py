@@ -8,6 +8,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from records.models import Game, Seat, Upload, Visibility
+from records.selectors import upload_progress
 
 
 def _absolute(context: dict[str, Any], path: str) -> str:
@@ -105,6 +106,7 @@ class UploadOutput(serializers.ModelSerializer[Upload]):
 
     name = serializers.CharField(source="original_name")
     counts = serializers.SerializerMethodField()
+    progress = serializers.SerializerMethodField()
     records = serializers.SerializerMethodField()
 
     class Meta:
@@ -117,6 +119,7 @@ class UploadOutput(serializers.ModelSerializer[Upload]):
             "created_at",
             "finished_at",
             "counts",
+            "progress",
             "records",
         ]
 
@@ -127,6 +130,9 @@ class UploadOutput(serializers.ModelSerializer[Upload]):
             "rejected": upload.records_rejected,
             "incomplete": upload.records_incomplete,
         }
+
+    def get_progress(self, upload: Upload) -> dict[str, Any]:
+        return upload_progress(upload=upload)
 
     def get_records(self, upload: Upload) -> list[dict[str, Any]]:
         games = self.context.get("records", [])

@@ -174,6 +174,12 @@ STORAGES = {
 
 #: the largest file an upload may have; larger ones are refused before storing
 KIBITZ_UPLOAD_MAX_BYTES = env_int("KIBITZ_UPLOAD_MAX_BYTES", 50 * 1024 * 1024, minimum=1)
+#: records per batch: the unit of work a worker verifies and stores at once
+KIBITZ_BATCH_SIZE = env_int("KIBITZ_BATCH_SIZE", 500, minimum=1)
+#: seconds a worker holds a batch; past it the sweep gives the batch to another worker
+KIBITZ_BATCH_LEASE_SECONDS = env_int("KIBITZ_BATCH_LEASE_SECONDS", 300, minimum=5)
+#: claims of one batch before its upload is marked failed (a batch that kills workers)
+KIBITZ_BATCH_MAX_ATTEMPTS = env_int("KIBITZ_BATCH_MAX_ATTEMPTS", 5, minimum=1)
 # Request bodies past this go to a temporary file instead of memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440

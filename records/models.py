@@ -28,6 +28,12 @@ class UploadStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+class BatchStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    CLAIMED = "claimed", "Claimed"
+    DONE = "done", "Done"
+
+
 class GameStatus(models.TextChoices):
     """A record's verdict; the values are replay.verify.Status's plus ``pending``."""
 
@@ -209,3 +215,43 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.letter}: {self.player_id}"
+
+
+class Batch(models.Model):
+    """A run of an upload's records that one worker verifies at a time.
+
+    The scan (``records.ingest.upload_scan``) cuts the stored file into batches by byte
+    range; a worker claims one with a lease (``token``, ``leased_until``) and stores its
+    verdicts only while it still holds that lease, so a worker that dies mid-batch
+    loses nothing: the sweep hands the batch to another worker once the lease expires.
+    """
+
+    upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="batches")
+    number = models.PositiveIntegerField()  # 1-based, in file order
+    first_index = models.PositiveIntegerField()  # the file's index of its first record
+    count = models.PositiveIntegerField()  # records the scan found in it
+    byte_start = models.PositiveBigIntegerField()
+    byte_end = models.PositiveBigIntegerField()
+    first_line = models.PositiveIntegerField()
+    last = models.BooleanField(default=False)  # the upload's last batch
+    status = models.CharField(
+        max_length=10, choices=BatchStatus.choices, default=BatchStatus.PENDING
+    )
+    token = models.CharField(max_length=32, blank=True)
+    leased_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    worker = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["upload", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["upload", "number"], name="batch_upload_number_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["status", "leased_until"], name="batch_status_lease"),
+        ]
+
+    def __str__(self) -> str:
+        return f"batch {self.number} of upload {self.upload_id} ({self.status})"

@@ -15,8 +15,9 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import Http404
+from django.utils import timezone
 
-from records.models import Game, GameStatus, Seat, Upload
+from records.models import Batch, BatchStatus, Game, GameStatus, Seat, Upload, UploadStatus
 from replay import registry
 from replay.errors import KgnError
 from replay.load import parse
@@ -144,3 +145,26 @@ def game_counts(*, user: Any) -> QuerySet[Game]:
 def upload_list_public(*, limit: int) -> QuerySet[Upload]:
     """The most recent public uploads (what anyone may see), newest first."""
     return Upload.objects.visible_to(None).order_by("-created_at", "-id")[:limit]
+
+
+def upload_progress(*, upload: Upload) -> dict[str, Any]:
+    """How far verification has got: batches done of all, records with a verdict,
+    the rate since the scan began (records/s) and the seconds left at that rate
+    (None when not known yet).  Cost: one aggregate query over the upload's batches."""
+    batches = Batch.objects.filter(upload=upload).aggregate(
+        total=Count("id"), done=Count("id", filter=Q(status=BatchStatus.DONE))
+    )
+    done = upload.records_verified + upload.records_rejected + upload.records_incomplete
+    rate = eta = None
+    if upload.started_at is not None and done:
+        end = upload.finished_at or timezone.now()
+        seconds = max((end - upload.started_at).total_seconds(), 1e-3)
+        rate = round(done / seconds, 1)
+        if upload.status == UploadStatus.PROCESSING:
+            eta = round(max(upload.records_found - done, 0) / rate, 1)
+    return {
+        "batches": {"total": batches["total"], "done": batches["done"]},
+        "done": done,
+        "rate": rate,
+        "eta_seconds": eta,
+    }

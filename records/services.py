@@ -8,23 +8,21 @@ from __future__ import annotations
 
 import glob
 import hashlib
-import json
 import logging
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from collections.abc import Iterable
+from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import transaction
-from django.utils import timezone
 
-from records.models import Event, Game, GameStatus, Player, Seat, Upload, UploadStatus, Visibility
-from replay.pipeline import Checked, check_bytes, record_identity
+from records.ingest import upload_sweep, upload_verify
+from records.models import Upload, UploadStatus, Visibility
+
+__all__ = ["import_paths", "upload_create", "upload_sweep", "upload_verify"]
 
 logger = logging.getLogger(__name__)
 
@@ -116,209 +114,6 @@ def _human_bytes(n: int) -> str:
     if n >= 1024 and n % 1024 == 0:
         return f"{n // 1024} KB"
     return f"{n} bytes"
-
-
-# --- verification --------------------------------------------------------------------
-
-
-@dataclass
-class _Row:
-    """One record's Game (unsaved) and its seats as (seat, letter, name, score, won)."""
-
-    game: Game
-    event_name: str | None
-    seats: list[tuple[int, str, str, int | None, bool]] = field(default_factory=list)
-
-
-def upload_verify(*, upload_id: int) -> None:
-    """Verify every record of a pending upload and store one Game (with seats) each.
-
-    Claims the upload with a conditional UPDATE (pending -> processing): when another
-    worker has it, or it is already done, this returns without doing anything, so the
-    task is safe to deliver twice.  The verdicts, counts and the ``done`` status are
-    written in one transaction; on an unexpected error nothing of them is kept and
-    the upload is marked failed with the reason.  Cost: one replay per record, then
-    a handful of bulk queries.
-    """
-    started = timezone.now()
-    claimed = Upload.objects.filter(pk=upload_id, status=UploadStatus.PENDING).update(
-        status=UploadStatus.PROCESSING, started_at=started, finished_at=None, error=""
-    )
-    if not claimed:
-        logger.info("upload %s: not pending (missing, taken or done); nothing to do", upload_id)
-        return
-    upload = Upload.objects.get(pk=upload_id)
-    try:
-        with upload.file.open("rb") as fh:
-            data = fh.read()
-        rows = [_row(checked, data, now=started) for checked in check_bytes(data)]
-        with transaction.atomic():
-            _store(upload, rows)
-    except Exception as exc:
-        logger.exception("upload %s: verification failed", upload_id)
-        Upload.objects.filter(pk=upload_id, status=UploadStatus.PROCESSING).update(
-            status=UploadStatus.FAILED,
-            error=f"verification failed: {type(exc).__name__}: {exc}"[:2000],
-            finished_at=timezone.now(),
-        )
-
-
-def _store(upload: Upload, rows: Sequence[_Row]) -> None:
-    """Write the rows of one upload (inside the caller's transaction)."""
-    # An earlier attempt that died after the claim may have left nothing or (if it
-    # committed) everything; start from a clean slate so a record has one verdict.
-    Game.objects.filter(upload=upload).delete()
-    events = _ids_by_name(Event, {r.event_name for r in rows if r.event_name})
-    players = _ids_by_name(Player, {s[2] for r in rows for s in r.seats})
-    games = []
-    for r in rows:
-        r.game.upload = upload
-        r.game.event_id = events.get(r.event_name) if r.event_name else None
-        games.append(r.game)
-    Game.objects.bulk_create(games, batch_size=500)
-    game_ids = dict(Game.objects.filter(upload=upload).values_list("index", "id"))
-    Seat.objects.bulk_create(
-        [
-            Seat(
-                game_id=game_ids[r.game.index],
-                seat=seat,
-                letter=letter,
-                player_id=players[name],
-                score=score,
-                won=won,
-            )
-            for r in rows
-            for seat, letter, name, score, won in r.seats
-        ],
-        batch_size=1000,
-    )
-    counts = {status: 0 for status in GameStatus.values}
-    for r in rows:
-        counts[r.game.status] += 1
-    updated = Upload.objects.filter(pk=upload.pk, status=UploadStatus.PROCESSING).update(
-        status=UploadStatus.DONE,
-        records_found=len(rows),
-        records_verified=counts[GameStatus.VERIFIED],
-        records_rejected=counts[GameStatus.REJECTED],
-        records_incomplete=counts[GameStatus.INCOMPLETE],
-        finished_at=timezone.now(),
-    )
-    if not updated:  # the sweep took it back meanwhile: keep nothing of this attempt
-        raise RuntimeError("the upload was released while it was being verified")
-
-
-def _ids_by_name(model: type[Event] | type[Player], names: set[str]) -> dict[str, int]:
-    """Ids for ``names``, creating the missing rows (safe against a concurrent worker
-    creating the same name: conflicts are ignored and the rows read back)."""
-    if not names:
-        return {}
-    model.objects.bulk_create([model(name=n) for n in names], ignore_conflicts=True)
-    return dict(model.objects.filter(name__in=names).values_list("name", "id"))
-
-
-def _clip(value: str | None, length: int) -> str:
-    return (value or "")[:length]
-
-
-def _json_safe(value: Any) -> Any:
-    """Facts come from game plug-ins; keep only what JSON can hold."""
-    return json.loads(json.dumps(value, default=str))
-
-
-def _int_or_none(value: str | None) -> int | None:
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
-
-
-def _row(checked: Checked, data: bytes, *, now: datetime) -> _Row:
-    """A record's verdict as an unsaved Game and its seats."""
-    record, raw, verdict = checked.record, checked.raw, checked.verdict
-    if record is not None:
-        players: Sequence[str] = record.players
-        num_actions = len(record.actions)
-    else:
-        # not loadable: keep whatever the Players tag says, if it reads as names
-        listed = checked.tag_value("Players") or ""
-        players = [p.strip()[:100] for p in listed.split(";")] if listed.strip() else []
-        num_actions = len(raw.actions) if raw is not None else 0
-    if raw is not None:
-        tags = [[t.name, t.value] for t in raw.tags]
-        source = raw.text
-    else:
-        tags = [list(t) for t in record.tags] if record is not None else []
-        source = data.decode("utf-8", errors="replace")[:UNDECODABLE_SOURCE_CHARS]
-    outcome = verdict.outcome
-    error = verdict.error
-    identity = ""
-    if record is not None:
-        try:
-            identity = record_identity(record)
-        except Exception:  # identity is an index for de-duplication, never a verdict
-            logger.warning("record %s: no identity", checked.index, exc_info=True)
-    game = Game(
-        index=checked.index,
-        game=_clip(checked.game, 64),
-        match=_clip(checked.tag_value("Match"), 200),
-        round=_int_or_none(checked.tag_value("Round")),
-        date=_clip(checked.tag_value("Date"), 32),
-        site=_clip(checked.tag_value("Site"), 200),
-        tags=tags,
-        players_text="; ".join(players),
-        num_players=len(players),
-        num_actions=num_actions,
-        canonical=checked.canonical or "",
-        source=source,
-        first_line=checked.first_line,
-        last_line=checked.last_line,
-        status=GameStatus(verdict.status.value),
-        result=verdict.result_json(),
-        winners=list(outcome.winners) if outcome is not None else [],
-        error_line=error.pos.line if error is not None else None,
-        error_column=error.pos.column if error is not None else None,
-        error_action=error.action if error is not None else None,
-        error_message=error.message if error is not None else "",
-        facts=_json_safe(verdict.facts),
-        identity=identity,
-        created_at=now,
-        verified_at=now if verdict.status.value == GameStatus.VERIFIED else None,
-    )
-    seats = []
-    for k, name in enumerate(players):
-        if not name:
-            continue
-        score = None
-        if outcome is not None and outcome.scores is not None and k < len(outcome.scores):
-            score = outcome.scores[k]
-        won = outcome is not None and k in outcome.winners
-        seats.append((k, chr(ord("A") + k), name, score, won))
-    event = _clip(checked.tag_value("Event"), 200) or None
-    return _Row(game=game, event_name=event, seats=seats)
-
-
-def upload_sweep(*, now: datetime | None = None) -> list[int]:
-    """Uploads that need (re)sending to a worker: pending for longer than a minute, or
-    processing for longer than the task time limit (the worker died).  Stuck ones are
-    put back to pending with a conditional UPDATE first, so the claim works again."""
-    now = now or timezone.now()
-    stuck_before = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 30)
-    stuck = list(
-        Upload.objects.filter(
-            status=UploadStatus.PROCESSING, started_at__lt=stuck_before
-        ).values_list("id", flat=True)
-    )
-    released = [
-        pk
-        for pk in stuck
-        if Upload.objects.filter(
-            pk=pk, status=UploadStatus.PROCESSING, started_at__lt=stuck_before
-        ).update(status=UploadStatus.PENDING)
-    ]
-    waiting = Upload.objects.filter(
-        status=UploadStatus.PENDING, created_at__lt=now - PENDING_GRACE
-    ).values_list("id", flat=True)
-    return sorted(set(waiting) | set(released))
 
 
 # --- bulk import ---------------------------------------------------------------------

@@ -1,16 +1,18 @@
 """Celery tasks: thin wrappers that take ids and call one service each.
 
-Both are idempotent: ``upload_verify`` claims its upload with a conditional UPDATE, so
-a task delivered twice (acks_late + a worker restart, or the sweep re-sending it) does
-the work once.
+All are idempotent: an upload's scan and a batch's verification each start with a
+conditional UPDATE (a claim, for a batch a lease), so a task delivered twice (acks_late
+and a worker restart, or the sweep sending it again) does the work once.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 from django.conf import settings
 
-from records.services import upload_sweep, upload_verify
+from records.ingest import batch_verify, ingest_sweep, upload_scan
 
 
 @shared_task(
@@ -19,13 +21,28 @@ from records.services import upload_sweep, upload_verify
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
 )
 def verify_upload(upload_id: int) -> None:
-    """Verify one upload's records and store the verdicts."""
-    upload_verify(upload_id=upload_id)
+    """Scan one upload into batches and send each batch to the workers."""
+    for batch_id in upload_scan(upload_id=upload_id):
+        verify_batch.delay(batch_id)
+
+
+@shared_task(
+    bind=True,
+    acks_late=True,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+)
+def verify_batch(self: Any, batch_id: int) -> None:
+    """Verify one batch of records and store its verdicts (under a lease)."""
+    batch_verify(batch_id=batch_id, worker=str(self.request.hostname or ""))
 
 
 @shared_task(acks_late=True, time_limit=60, soft_time_limit=50)
 def sweep_uploads() -> None:
-    """Beat, every minute: send again the uploads that waited too long or whose
-    worker died mid-way (see ``upload_sweep``)."""
-    for upload_id in upload_sweep():
+    """Beat, every minute: send again the uploads and batches that waited too long or
+    whose worker died mid-way (see ``records.ingest.ingest_sweep``)."""
+    found = ingest_sweep()
+    for upload_id in found.uploads:
         verify_upload.delay(upload_id)
+    for batch_id in found.batches:
+        verify_batch.delay(batch_id)

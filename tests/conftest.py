@@ -14,7 +14,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -273,19 +273,27 @@ def _filesystem_app() -> Any:
 
 
 def start_worker(
-    *, app: Any, broker_url: str, database_url: str, media: Path, log_dir: Path
+    *,
+    app: Any,
+    broker_url: str,
+    database_url: str,
+    media: Path,
+    log_dir: Path,
+    extra_env: dict[str, str] | None = None,
+    queue: str = SESSION_QUEUE,
 ) -> WorkerProcess:
     """Start ``celery -A config worker`` on this session's queue and wait until it
     answers a ping (up to 60 s); the worker uses the test database and media folder."""
-    name = f"{SESSION_QUEUE}-{uuid.uuid4().hex[:6]}@{socket.gethostname()}"
+    name = f"{queue}-{uuid.uuid4().hex[:6]}@{socket.gethostname()}"
     env = {
         **os.environ,
         "DEBUG": "1",
         "DATABASE_URL": database_url,
         "CELERY_BROKER_URL": broker_url,
-        "CELERY_TASK_DEFAULT_QUEUE": SESSION_QUEUE,
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
         "MEDIA_ROOT": str(media),
         "PYTHONUNBUFFERED": "1",
+        **(extra_env or {}),
     }
     log = log_dir / f"worker-{uuid.uuid4().hex[:6]}.log"
     process = subprocess.Popen(
@@ -299,7 +307,7 @@ def start_worker(
             "--pool=solo",
             "--concurrency=1",
             "-Q",
-            SESSION_QUEUE,
+            queue,
             "-n",
             name,
             "--without-gossip",
@@ -311,7 +319,7 @@ def start_worker(
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
     )
-    worker = WorkerProcess(name, SESSION_QUEUE, broker_url, process, log)
+    worker = WorkerProcess(name, queue, broker_url, process, log)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -342,7 +350,7 @@ def _purge_session_queue(app: Any) -> None:
         pass
 
 
-def _test_database_url() -> str:
+def tests_database_url() -> str:
     from django.db import connection
 
     from config.env import database_url
@@ -362,7 +370,7 @@ def celery_worker_process(
     from config.celery import app
 
     with django_db_blocker.unblock():
-        database = _test_database_url()
+        database = tests_database_url()
     worker = start_worker(
         app=app,
         broker_url=settings.CELERY_BROKER_URL,
@@ -392,7 +400,7 @@ def filesystem_worker(
         return
     fs_app = _filesystem_app()
     with django_db_blocker.unblock():
-        database = _test_database_url()
+        database = tests_database_url()
     worker = start_worker(
         app=fs_app,
         broker_url="filesystem://",
@@ -403,3 +411,45 @@ def filesystem_worker(
     yield worker, fs_app
     stop_worker(worker)
     _purge_session_queue(fs_app)
+
+
+@dataclass
+class Workers:
+    """Start real workers on demand (each with its own extra environment) on a queue of
+    their own (``queue``: no session worker takes their tasks), this session's broker
+    and test database; all are stopped at the end of the test."""
+
+    app: Any
+    database_url: str
+    media: Path
+    log_dir: Path
+    started: list[WorkerProcess]
+    queue: str = field(default_factory=lambda: f"{SESSION_QUEUE}-{uuid.uuid4().hex[:6]}")
+
+    def start(self, **extra_env: str) -> WorkerProcess:
+        worker = start_worker(
+            app=self.app,
+            broker_url=settings.CELERY_BROKER_URL,
+            database_url=self.database_url,
+            media=self.media,
+            log_dir=self.log_dir,
+            extra_env=extra_env,
+            queue=self.queue,
+        )
+        self.started.append(worker)
+        return worker
+
+
+@pytest.fixture
+def workers(
+    django_db_setup: None, django_db_blocker: Any, media_root: Path, tmp_path: Path
+) -> Iterator[Workers]:
+    from config.celery import app
+
+    with django_db_blocker.unblock():
+        database = tests_database_url()
+    found = Workers(app, database, media_root, tmp_path, [])
+    yield found
+    for worker in found.started:
+        if worker.process.poll() is None:
+            stop_worker(worker)

@@ -23,6 +23,7 @@ UPLOAD_KEYS = {
     "created_at",
     "finished_at",
     "counts",
+    "progress",
     "records",
 }
 RECORD_KEYS = {"index", "game_id", "game", "status", "players", "result", "error", "url"}
@@ -105,6 +106,9 @@ def test_upload_progress_has_the_polled_shape(upload_factory: Any, kgn: Any) -> 
     assert set(body) == UPLOAD_KEYS
     assert body["status"] == UploadStatus.DONE and body["finished_at"] is not None
     assert body["counts"] == {"found": 4, "verified": 2, "rejected": 1, "incomplete": 1}
+    progress = body["progress"]
+    assert progress["batches"] == {"total": 1, "done": 1} and progress["done"] == 4
+    assert progress["rate"] > 0 and progress["eta_seconds"] is None
     records = body["records"]
     assert [r["index"] for r in records] == [1, 2, 3, 4]
     assert all(set(r) == RECORD_KEYS for r in records)
@@ -171,3 +175,19 @@ def test_an_unexpected_error_is_a_json_500(monkeypatch: pytest.MonkeyPatch) -> N
 def test_healthz_answers_ok_when_the_database_does() -> None:
     response = Client().get("/healthz")
     assert response.status_code == 200 and response.content == b"ok\n"
+
+
+def test_upload_progress_counts_batches_while_processing(
+    upload_factory: Any, kgn: Any, settings: Any
+) -> None:
+    from records.ingest import batch_verify, upload_scan
+
+    settings.KIBITZ_BATCH_SIZE = 2
+    upload = upload_factory(text=kgn.valid(6), verify=False)
+    ids = upload_scan(upload_id=upload.pk)
+    assert batch_verify(batch_id=ids[0])
+    body = APIClient().get(f"/api/uploads/{upload.pk}/").json()
+    assert body["status"] == "processing"
+    assert body["counts"]["found"] == 6 and body["counts"]["verified"] == 2
+    assert body["progress"]["batches"] == {"total": 3, "done": 1}
+    assert body["progress"]["done"] == 2 and body["progress"]["eta_seconds"] is not None

@@ -162,13 +162,14 @@ def test_upload_verify_marks_the_upload_failed_and_writes_nothing_on_a_crash(
     def explode(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("records.services.Seat.objects.bulk_create", explode)
+    monkeypatch.setattr("records.ingest.Seat.objects.bulk_create", explode)
     upload_verify(upload_id=upload.pk)
     upload.refresh_from_db()
     assert upload.status == UploadStatus.FAILED
     assert "disk on fire" in upload.error and upload.finished_at is not None
     assert not Game.objects.filter(upload=upload).exists()
-    assert upload.records_found == 0
+    # the scan counted the records; none of them got a verdict
+    assert (upload.records_found, upload.records_verified) == (2, 0)
 
 
 def test_sweep_resends_old_pending_and_releases_stuck_uploads(
@@ -202,10 +203,18 @@ def test_sweep_task_sends_each_upload_to_verification(
     assert sent == [upload.pk]
 
 
-def test_verify_task_calls_the_service(upload_factory: Any, kgn: Any) -> None:
-    from records.tasks import verify_upload
+def test_verify_tasks_scan_then_verify_each_batch(
+    upload_factory: Any, kgn: Any, monkeypatch: Any, settings: Any
+) -> None:
+    from records.tasks import verify_batch, verify_upload
 
-    upload = upload_factory(text=kgn.valid(1), verify=False)
-    verify_upload.run(upload.pk)  # the task body, in this process
+    settings.KIBITZ_BATCH_SIZE = 2
+    sent: list[int] = []
+    monkeypatch.setattr(verify_batch, "delay", sent.append)
+    upload = upload_factory(text=kgn.valid(5), verify=False)
+    verify_upload.run(upload.pk)  # the task bodies, in this process
+    assert len(sent) == 3  # batches of 2, 2 and 1 records
+    for batch_id in sent:
+        verify_batch.run(batch_id)
     upload.refresh_from_db()
     assert upload.status == UploadStatus.DONE

@@ -1,0 +1,425 @@
+"""Ingest: an upload's records verified in batches by any number of workers.
+
+The flow (docs/architecture.md, "Ingest"):
+
+1. ``upload_scan`` claims a pending upload (pending -> processing, a conditional
+   UPDATE), streams its stored file once and cuts it into batches of whole records
+   (``replay.kgn.split``), stored as :class:`~records.models.Batch` rows with the
+   number of records found; each batch is then sent to the workers.
+2. ``batch_verify`` claims one batch with a lease (a token and an expiry), reads only
+   its byte range, verifies its records and, in one transaction that first checks the
+   lease is still its own, replaces the batch's verdicts, marks it done and adds its
+   counts to the upload.  The last batch marks the upload done.  A record's index is
+   unique per upload, so each record ends with exactly one stored verdict.
+3. ``ingest_sweep`` (celery beat) hands back forgotten work: an upload left pending, a
+   scan that died, a batch left pending, a batch whose worker died (expired lease).
+
+Cost: one streaming pass over the file to scan; per batch, one replay per record and
+a handful of bulk queries.  Memory: one batch of records.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from records.models import (
+    Batch,
+    BatchStatus,
+    Event,
+    Game,
+    GameStatus,
+    Player,
+    Seat,
+    Upload,
+    UploadStatus,
+)
+from replay.kgn.split import Span, split
+from replay.pipeline import Checked, check_bytes, record_identity
+
+logger = logging.getLogger(__name__)
+
+#: how long an upload or batch may wait for a worker before the sweep sends it again
+PENDING_GRACE = timedelta(minutes=1)
+#: what is kept of a file that is not UTF-8 (shown with the rejected record)
+UNDECODABLE_SOURCE_CHARS = 10_000
+
+
+class LeaseLost(Exception):
+    """The batch's lease expired and another worker took it: this attempt keeps nothing."""
+
+
+@dataclass
+class _Row:
+    """One record's Game (unsaved) and its seats as (seat, letter, name, score, won)."""
+
+    game: Game
+    event_name: str | None
+    seats: list[tuple[int, str, str, int | None, bool]] = field(default_factory=list)
+
+
+# --- the scan ------------------------------------------------------------------------
+
+
+def upload_scan(*, upload_id: int) -> list[int]:
+    """Claim a pending upload and cut its file into batches; return the ids of the
+    batches to send to the workers (none when the upload was not pending: another
+    worker has it, or it is done).  Batches and the number of records found are
+    written in one transaction, so a scan that dies leaves the upload processing
+    without batches, which the sweep puts back to pending."""
+    now = timezone.now()
+    claimed = Upload.objects.filter(pk=upload_id, status=UploadStatus.PENDING).update(
+        status=UploadStatus.PROCESSING, started_at=now, finished_at=None, error=""
+    )
+    if not claimed:
+        logger.info("upload %s: not pending (missing, taken or done); nothing to do", upload_id)
+        return []
+    upload = Upload.objects.get(pk=upload_id)
+    with upload.file.open("rb") as fh:
+        spans = list(split(fh, settings.KIBITZ_BATCH_SIZE))
+    batches = [
+        Batch(
+            upload=upload,
+            number=k,
+            first_index=span.first_index,
+            count=span.count,
+            byte_start=span.start,
+            byte_end=span.end,
+            first_line=span.first_line,
+            last=k == len(spans),
+            created_at=now,
+        )
+        for k, span in enumerate(spans, start=1)
+    ]
+    with transaction.atomic():
+        Game.objects.filter(upload=upload).delete()  # an upload is verified afresh
+        Batch.objects.filter(upload=upload).delete()
+        Batch.objects.bulk_create(batches)
+        Upload.objects.filter(pk=upload.pk).update(
+            records_found=sum(b.count for b in batches),
+            records_verified=0,
+            records_rejected=0,
+            records_incomplete=0,
+        )
+    ids = Batch.objects.filter(upload=upload).order_by("number").values_list("id", flat=True)
+    return list(ids)
+
+
+# --- one batch -----------------------------------------------------------------------
+
+
+def batch_claim(*, batch_id: int, worker: str = "", now: datetime | None = None) -> str | None:
+    """Take the batch for ``KIBITZ_BATCH_LEASE_SECONDS``: the lease's token, or None when
+    the batch is done, held under a live lease, or its upload is not being verified."""
+    now = now or timezone.now()
+    token = uuid.uuid4().hex
+    lease = timedelta(seconds=settings.KIBITZ_BATCH_LEASE_SECONDS)
+    free = Q(status=BatchStatus.PENDING) | Q(status=BatchStatus.CLAIMED, leased_until__lt=now)
+    taken = (
+        Batch.objects.filter(pk=batch_id, upload__status=UploadStatus.PROCESSING)
+        .filter(free)
+        .update(
+            status=BatchStatus.CLAIMED,
+            token=token,
+            leased_until=now + lease,
+            attempts=F("attempts") + 1,
+            worker=worker[:200],
+        )
+    )
+    return token if taken else None
+
+
+def batch_verify(*, batch_id: int, worker: str = "", reraise: bool = False) -> bool:
+    """Claim, verify and store one batch; True when this call stored it.
+
+    A failure releases the batch for another attempt (the sweep sends it again) and,
+    after ``KIBITZ_BATCH_MAX_ATTEMPTS`` claims, marks the upload failed with the reason.
+    ``reraise`` (verification in this process) fails the upload at once and raises.
+    """
+    token = batch_claim(batch_id=batch_id, worker=worker)
+    if token is None:
+        return False
+    batch = Batch.objects.select_related("upload").get(pk=batch_id)
+    try:
+        rows = _verify_rows(batch)
+        with transaction.atomic():
+            _commit(batch, token, rows)
+    except LeaseLost:
+        logger.warning("batch %s: its lease passed to another worker; nothing kept", batch_id)
+        return False
+    except Exception as exc:
+        logger.exception("batch %s of upload %s: verification failed", batch_id, batch.upload_id)
+        Batch.objects.filter(pk=batch_id, token=token).update(
+            status=BatchStatus.PENDING, leased_until=None, token=""
+        )
+        if reraise or batch.attempts >= settings.KIBITZ_BATCH_MAX_ATTEMPTS:
+            _fail(batch.upload_id, f"verification failed: {type(exc).__name__}: {exc}")
+        if reraise:
+            raise
+        return False
+    return True
+
+
+def _fail(upload_id: int, reason: str) -> None:
+    Upload.objects.filter(pk=upload_id, status=UploadStatus.PROCESSING).update(
+        status=UploadStatus.FAILED, error=reason[:2000], finished_at=timezone.now()
+    )
+
+
+def _verify_rows(batch: Batch) -> list[_Row]:
+    """Read the batch's bytes (only those) and judge its records."""
+    with batch.upload.file.open("rb") as fh:
+        fh.seek(batch.byte_start)
+        data = fh.read(batch.byte_end - batch.byte_start)
+    at = Span(batch.first_index, batch.count, batch.byte_start, batch.byte_end, batch.first_line)
+    now = timezone.now()
+    rows = [_row(checked, data, now=now, at=at) for checked in check_bytes(data)]
+    if len(rows) != batch.count and not batch.last:
+        # only the last batch may hold more records than the scan saw (an unclosed {
+        # keeps the rest of the file in it); anywhere else indices would collide
+        raise RuntimeError(
+            f"batch {batch.number} holds {len(rows)} records where the scan found "
+            f"{batch.count}: the record splitter and the reader disagree"
+        )
+    return rows
+
+
+def _commit(batch: Batch, token: str, rows: Sequence[_Row]) -> None:
+    """Store a batch's verdicts (inside the caller's transaction) if its lease holds."""
+    held = Batch.objects.select_for_update().filter(
+        pk=batch.pk, token=token, status=BatchStatus.CLAIMED
+    )
+    if not held.exists():
+        raise LeaseLost()
+    first = batch.first_index
+    Game.objects.filter(
+        upload_id=batch.upload_id, index__gte=first, index__lt=first + len(rows)
+    ).delete()
+    _store(batch.upload, rows)
+    counts = dict.fromkeys(GameStatus.values, 0)
+    for r in rows:
+        counts[r.game.status] += 1
+    now = timezone.now()
+    Batch.objects.filter(pk=batch.pk).update(status=BatchStatus.DONE, finished_at=now, token="")
+    Upload.objects.filter(pk=batch.upload_id).update(
+        records_found=F("records_found") + (len(rows) - batch.count),
+        records_verified=F("records_verified") + counts[GameStatus.VERIFIED],
+        records_rejected=F("records_rejected") + counts[GameStatus.REJECTED],
+        records_incomplete=F("records_incomplete") + counts[GameStatus.INCOMPLETE],
+    )
+    if not Batch.objects.filter(upload_id=batch.upload_id).exclude(status=BatchStatus.DONE):
+        Upload.objects.filter(pk=batch.upload_id, status=UploadStatus.PROCESSING).update(
+            status=UploadStatus.DONE, finished_at=now
+        )
+
+
+def _store(upload: Upload, rows: Sequence[_Row]) -> None:
+    """Write rows as games, with their seats, events and players."""
+    events = _ids_by_name(Event, {r.event_name for r in rows if r.event_name})
+    players = _ids_by_name(Player, {s[2] for r in rows for s in r.seats})
+    games = []
+    for r in rows:
+        r.game.upload = upload
+        r.game.event_id = events.get(r.event_name) if r.event_name else None
+        games.append(r.game)
+    Game.objects.bulk_create(games, batch_size=500)
+    indexes = [r.game.index for r in rows]
+    game_ids = dict(
+        Game.objects.filter(upload=upload, index__in=indexes).values_list("index", "id")
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(
+                game_id=game_ids[r.game.index],
+                seat=seat,
+                letter=letter,
+                player_id=players[name],
+                score=score,
+                won=won,
+            )
+            for r in rows
+            for seat, letter, name, score, won in r.seats
+        ],
+        batch_size=1000,
+    )
+
+
+# --- in one process ------------------------------------------------------------------
+
+
+def upload_verify(*, upload_id: int) -> None:
+    """Verify a pending upload here and now: scan it, then each batch in turn (no
+    worker needed: ``import_kgn --now``, the demo, tests).  Does nothing when the
+    upload is not pending.  An unexpected error marks the upload failed with the
+    reason; batches stored before it keep their verdicts."""
+    try:
+        batch_ids = upload_scan(upload_id=upload_id)
+    except Exception as exc:
+        logger.exception("upload %s: scan failed", upload_id)
+        _fail(upload_id, f"verification failed: {type(exc).__name__}: {exc}")
+        return
+    for batch_id in batch_ids:
+        try:
+            batch_verify(batch_id=batch_id, worker="in-process", reraise=True)
+        except Exception:
+            return
+
+
+# --- the sweep -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep:
+    """What the sweep sends (again): uploads to scan, batches to verify."""
+
+    uploads: list[int]
+    batches: list[int]
+
+
+def ingest_sweep(*, now: datetime | None = None) -> Sweep:
+    """Work to send (again) to the workers.
+
+    - Uploads pending for longer than a minute (their message was lost), and uploads
+      whose scan died (processing without batches, started longer ago than the task
+      time limit), put back to pending first so that the claim works again.
+    - Batches pending for longer than a minute, and batches whose lease expired (their
+      worker died), put back to pending first with a conditional UPDATE.
+    """
+    now = now or timezone.now()
+    stuck_before = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 30)
+    stuck = Upload.objects.filter(
+        status=UploadStatus.PROCESSING, started_at__lt=stuck_before, batches__isnull=True
+    ).values_list("id", flat=True)
+    released = [
+        pk
+        for pk in stuck
+        if Upload.objects.filter(
+            pk=pk, status=UploadStatus.PROCESSING, started_at__lt=stuck_before
+        ).update(status=UploadStatus.PENDING)
+    ]
+    waiting = Upload.objects.filter(
+        status=UploadStatus.PENDING, created_at__lt=now - PENDING_GRACE
+    ).values_list("id", flat=True)
+    live = Batch.objects.filter(upload__status=UploadStatus.PROCESSING)
+    expired = [
+        pk
+        for pk in live.filter(status=BatchStatus.CLAIMED, leased_until__lt=now).values_list(
+            "id", flat=True
+        )
+        if Batch.objects.filter(pk=pk, status=BatchStatus.CLAIMED, leased_until__lt=now).update(
+            status=BatchStatus.PENDING, token="", leased_until=None
+        )
+    ]
+    idle = live.filter(status=BatchStatus.PENDING, created_at__lt=now - PENDING_GRACE)
+    batches = sorted(set(idle.values_list("id", flat=True)) | set(expired))
+    return Sweep(uploads=sorted(set(waiting) | set(released)), batches=batches)
+
+
+def upload_sweep(*, now: datetime | None = None) -> list[int]:
+    """The uploads the sweep sends to be scanned (see :func:`ingest_sweep`)."""
+    return ingest_sweep(now=now).uploads
+
+
+# --- rows ----------------------------------------------------------------------------
+
+
+def _ids_by_name(model: type[Event] | type[Player], names: set[str]) -> dict[str, int]:
+    """Ids for ``names``, creating the missing rows (safe against a concurrent worker
+    creating the same name: conflicts are ignored and the rows read back)."""
+    if not names:
+        return {}
+    model.objects.bulk_create([model(name=n) for n in names], ignore_conflicts=True)
+    return dict(model.objects.filter(name__in=names).values_list("name", "id"))
+
+
+def _clip(value: str | None, length: int) -> str:
+    return (value or "")[:length]
+
+
+def _json_safe(value: Any) -> Any:
+    """Facts come from game plug-ins; keep only what JSON can hold."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def _int_or_none(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _row(checked: Checked, data: bytes, *, now: datetime, at: Span) -> _Row:
+    """A record's verdict as an unsaved Game and its seats, its index and lines those of
+    the whole file (``at`` is the batch's place in it)."""
+    shift = at.first_line - 1
+    record, raw, verdict = checked.record, checked.raw, checked.verdict
+    if record is not None:
+        players: Sequence[str] = record.players
+        num_actions = len(record.actions)
+    else:
+        # not loadable: keep whatever the Players tag says, if it reads as names
+        listed = checked.tag_value("Players") or ""
+        players = [p.strip()[:100] for p in listed.split(";")] if listed.strip() else []
+        num_actions = len(raw.actions) if raw is not None else 0
+    if raw is not None:
+        tags = [[t.name, t.value] for t in raw.tags]
+        source = raw.text
+    else:
+        tags = [list(t) for t in record.tags] if record is not None else []
+        source = data.decode("utf-8", errors="replace")[:UNDECODABLE_SOURCE_CHARS]
+    outcome = verdict.outcome
+    error = verdict.error
+    identity = ""
+    if record is not None:
+        try:
+            identity = record_identity(record)
+        except Exception:  # identity is an index for de-duplication, never a verdict
+            logger.warning("record %s: no identity", checked.index, exc_info=True)
+    game = Game(
+        index=checked.index + at.first_index - 1,
+        game=_clip(checked.game, 64),
+        match=_clip(checked.tag_value("Match"), 200),
+        round=_int_or_none(checked.tag_value("Round")),
+        date=_clip(checked.tag_value("Date"), 32),
+        site=_clip(checked.tag_value("Site"), 200),
+        tags=tags,
+        players_text="; ".join(players),
+        num_players=len(players),
+        num_actions=num_actions,
+        canonical=checked.canonical or "",
+        source=source,
+        first_line=checked.first_line + shift,
+        last_line=checked.last_line + shift,
+        status=GameStatus(verdict.status.value),
+        result=verdict.result_json(),
+        winners=list(outcome.winners) if outcome is not None else [],
+        error_line=error.pos.line + shift if error is not None else None,
+        error_column=error.pos.column if error is not None else None,
+        error_action=error.action if error is not None else None,
+        error_message=error.message if error is not None else "",
+        facts=_json_safe(verdict.facts),
+        identity=identity,
+        created_at=now,
+        verified_at=now if verdict.status.value == GameStatus.VERIFIED else None,
+    )
+    seats = []
+    for k, name in enumerate(players):
+        if not name:
+            continue
+        score = None
+        if outcome is not None and outcome.scores is not None and k < len(outcome.scores):
+            score = outcome.scores[k]
+        won = outcome is not None and k in outcome.winners
+        seats.append((k, chr(ord("A") + k), name, score, won))
+    event = _clip(checked.tag_value("Event"), 200) or None
+    return _Row(game=game, event_name=event, seats=seats)

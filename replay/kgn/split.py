@@ -1,0 +1,114 @@
+"""Split a KGN file into batches of whole records without reading it whole.
+
+A record starts at a line that begins, in column 1 and outside a ``{}`` comment, with
+``[`` (NOTATION.md §1).  :func:`split` streams the file's lines once, follows just
+enough of the syntax to know whether a line is inside a comment (``{`` … ``}``, which
+``;`` comments and quoted tag values can hide), and yields spans of ``size`` records:
+their byte range, the line their text starts on and the index of their first record.
+Each span can then be read on its own (by any worker) with the record indices and
+line numbers of the whole file (``first_index``, ``first_line``).
+
+Whatever precedes the first record belongs to the first span.  A ``{`` that is never
+closed keeps the rest of the file in one span (the reader then reports it where it
+stands).  Cost: one pass over the bytes; memory is one line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """``count`` records from byte ``start`` to ``end`` (exclusive); the first is
+    record ``first_index`` of the file and its text starts on line ``first_line``."""
+
+    first_index: int
+    count: int
+    start: int
+    end: int
+    first_line: int
+
+
+def _scan(line: bytes, in_comment: bool) -> tuple[bool, bool]:
+    """Whether a ``{}`` comment is open at the end of ``line``, and whether the line
+    holds anything outside comments."""
+    if not in_comment and line[:1] == b"%":
+        return False, False  # an escape line: ignored whole
+    tag = not in_comment and line[:1] == b"["
+    in_quote = False
+    content = False
+    k = 0
+    n = len(line)
+    while k < n:
+        c = line[k : k + 1]
+        if in_comment:
+            if c == b"}":
+                in_comment = False
+        elif in_quote:
+            if c == b"\\":
+                k += 1
+            elif c == b'"':
+                in_quote = False
+        elif c == b'"' and tag:
+            in_quote = True
+        elif c == b";":
+            break
+        elif c == b"{":
+            in_comment = True
+        elif not c.isspace():
+            content = True
+        k += 1
+    return in_comment, content
+
+
+def record_starts(lines: Iterable[bytes]) -> Iterator[tuple[int, int, bool]]:
+    """``(byte offset, line number, False)`` of every record start, then one final
+    ``(file size, lines + 1, True)``.
+
+    A ``[`` line starts a record when it is the first of the file or follows movetext;
+    within a tag section it is the next tag.
+    """
+    offset = 0
+    number = 0
+    in_comment = False
+    started = in_movetext = False
+    for line in lines:
+        number += 1
+        body = line[3:] if number == 1 and line.startswith(BOM) else line
+        is_tag = not in_comment and body[:1] == b"["
+        if is_tag and (in_movetext or not started):
+            yield offset, number, False
+            started, in_movetext = True, False
+        in_comment, content = _scan(body, in_comment)
+        if content and started and not is_tag:
+            in_movetext = True
+        offset += len(line)
+    yield offset, number + 1, True
+
+
+def split(lines: Iterable[bytes], size: int) -> Iterator[Span]:
+    """Spans of at most ``size`` records covering every byte of the file, in order.
+
+    ``lines`` are the file's lines with their line ends (a binary file object).  A file
+    without any record start is one span of one record (the reader says what is wrong).
+    """
+    if size < 1:
+        raise ValueError("a batch holds at least one record")
+    starts: list[tuple[int, int]] = []
+    index = 1
+    span_start, span_line = 0, 1
+    for offset, number, last in record_starts(lines):
+        if last:
+            if starts or index == 1:
+                yield Span(index, max(len(starts), 1), span_start, offset, span_line)
+            return
+        if len(starts) == size:
+            yield Span(index, size, span_start, offset, span_line)
+            index += size
+            starts = []
+            span_start, span_line = offset, number
+        starts.append((offset, number))

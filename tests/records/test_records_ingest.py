@@ -1,0 +1,176 @@
+"""Ingest in batches: the scan, leases, the sweep, and one verdict per record.
+
+Run on the configured database (PostgreSQL in CI).  Workers are simulated by calling
+the services directly, with the lease clock moved by hand; the real worker killed mid-
+batch is in tests/celery/test_worker_kill.py.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from records.ingest import (
+    LeaseLost,
+    _commit,
+    _verify_rows,
+    batch_claim,
+    batch_verify,
+    ingest_sweep,
+    upload_scan,
+    upload_verify,
+)
+from records.models import Batch, BatchStatus, Game, Upload, UploadStatus
+
+pytestmark = pytest.mark.django_db
+
+FIELDS = (
+    "index",
+    "game",
+    "status",
+    "first_line",
+    "last_line",
+    "error_line",
+    "error_column",
+    "error_action",
+    "error_message",
+    "identity",
+    "result",
+)
+
+
+def mixed(kgn: Any) -> str:
+    illegal, _ = kgn.illegal()
+    return (
+        "; a file of mixed records\n\n"
+        + kgn.valid(5, seed=4)
+        + "\n{ a comment\n[Game inside the comment] }\n"
+        + kgn.incomplete()
+        + "\n"
+        + illegal
+        + "\n"
+        + kgn.valid(3, seed=9)
+    )
+
+
+def verdicts(upload: Upload) -> list[tuple[Any, ...]]:
+    return list(Game.objects.filter(upload=upload).order_by("index").values_list(*FIELDS))
+
+
+def test_batches_of_any_size_store_the_verdicts_of_the_whole_file(
+    upload_factory: Any, kgn: Any, settings: Any
+) -> None:
+    text = mixed(kgn)
+    settings.KIBITZ_BATCH_SIZE = 10_000
+    whole = upload_factory(text=text)
+    for size in (1, 2, 3):
+        settings.KIBITZ_BATCH_SIZE = size
+        batched = upload_factory(text=text)
+        assert batched.status == UploadStatus.DONE
+        assert Batch.objects.filter(upload=batched).count() == -(-10 // size)
+        assert verdicts(batched) == verdicts(whole)
+        counts = ("records_found", "records_verified", "records_rejected", "records_incomplete")
+        assert [getattr(batched, c) for c in counts] == [getattr(whole, c) for c in counts]
+    assert (whole.records_found, whole.records_verified) == (10, 8)
+    assert [g[0] for g in verdicts(whole)] == list(range(1, 11))
+
+
+def test_the_scan_counts_records_and_cuts_batches_before_any_verdict(
+    upload_factory: Any, kgn: Any, settings: Any
+) -> None:
+    settings.KIBITZ_BATCH_SIZE = 4
+    upload = upload_factory(text=mixed(kgn), verify=False)
+    ids = upload_scan(upload_id=upload.pk)
+    upload.refresh_from_db()
+    assert (upload.status, upload.records_found, upload.records_verified) == ("processing", 10, 0)
+    batches = list(Batch.objects.filter(pk__in=ids).order_by("number"))
+    assert [(b.first_index, b.count, b.last) for b in batches] == [
+        (1, 4, False),
+        (5, 4, False),
+        (9, 2, True),
+    ]
+    assert upload_scan(upload_id=upload.pk) == []  # claimed: a second scan does nothing
+
+
+def test_a_batch_is_held_by_one_lease_at_a_time(
+    upload_factory: Any, kgn: Any, settings: Any
+) -> None:
+    settings.KIBITZ_BATCH_SIZE = 5
+    upload = upload_factory(text=kgn.valid(5), verify=False)
+    (batch_id,) = upload_scan(upload_id=upload.pk)
+    first = batch_claim(batch_id=batch_id, worker="a")
+    assert first is not None
+    assert batch_claim(batch_id=batch_id, worker="b") is None  # the lease is live
+    later = timezone.now() + timedelta(seconds=settings.KIBITZ_BATCH_LEASE_SECONDS + 1)
+    second = batch_claim(batch_id=batch_id, worker="b", now=later)
+    assert second is not None and second != first
+    batch = Batch.objects.select_related("upload").get(pk=batch_id)
+    assert (batch.worker, batch.attempts) == ("b", 2)
+    rows = _verify_rows(batch)
+    # worker a wakes up after its lease passed to b: its verdicts are refused
+    with pytest.raises(LeaseLost):
+        _commit(batch, first, rows)
+    _commit(batch, second, _verify_rows(batch))
+    upload.refresh_from_db()
+    assert upload.status == UploadStatus.DONE and upload.records_verified == 5
+    assert Game.objects.filter(upload=upload).count() == 5
+
+
+def test_the_sweep_hands_an_expired_lease_and_idle_batches_to_another_worker(
+    upload_factory: Any, kgn: Any, settings: Any
+) -> None:
+    settings.KIBITZ_BATCH_SIZE = 2
+    upload = upload_factory(text=kgn.valid(6), verify=False)
+    ids = upload_scan(upload_id=upload.pk)
+    assert batch_verify(batch_id=ids[0], worker="a")
+    dead = batch_claim(batch_id=ids[1], worker="killed")  # its worker dies holding it
+    assert dead is not None
+    now = timezone.now()
+    assert ingest_sweep(now=now).batches == []  # the lease is live; batch 3 is fresh
+    later = now + timedelta(seconds=settings.KIBITZ_BATCH_LEASE_SECONDS + 61)
+    found = ingest_sweep(now=later)
+    assert found.batches == sorted(ids[1:])
+    assert Batch.objects.get(pk=ids[1]).status == BatchStatus.PENDING
+    for batch_id in found.batches:
+        assert batch_verify(batch_id=batch_id, worker="b")
+    upload.refresh_from_db()
+    assert (upload.status, upload.records_verified) == (UploadStatus.DONE, 6)
+    indexes = list(Game.objects.filter(upload=upload).values_list("index", flat=True))
+    assert sorted(indexes) == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_failing_batch_is_retried_then_fails_its_upload(
+    upload_factory: Any, kgn: Any, settings: Any, monkeypatch: Any
+) -> None:
+    settings.KIBITZ_BATCH_SIZE = 2
+    settings.KIBITZ_BATCH_MAX_ATTEMPTS = 2
+    upload = upload_factory(text=kgn.valid(2), verify=False)
+    (batch_id,) = upload_scan(upload_id=upload.pk)
+
+    def explode(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("records.ingest.Seat.objects.bulk_create", explode)
+    assert not batch_verify(batch_id=batch_id)
+    upload.refresh_from_db()
+    assert upload.status == UploadStatus.PROCESSING  # released for another try
+    assert Batch.objects.get(pk=batch_id).status == BatchStatus.PENDING
+    assert not batch_verify(batch_id=batch_id)
+    upload.refresh_from_db()
+    assert upload.status == UploadStatus.FAILED and "disk on fire" in upload.error
+    assert not Game.objects.filter(upload=upload).exists()
+
+
+def test_verifying_in_process_again_keeps_one_verdict_per_record(
+    upload_factory: Any, kgn: Any, settings: Any
+) -> None:
+    settings.KIBITZ_BATCH_SIZE = 2
+    upload = upload_factory(text=kgn.valid(5))
+    Upload.objects.filter(pk=upload.pk).update(status=UploadStatus.PENDING)
+    upload_verify(upload_id=upload.pk)
+    upload.refresh_from_db()
+    assert upload.status == UploadStatus.DONE and upload.records_found == 5
+    assert Game.objects.filter(upload=upload).count() == 5
