@@ -91,11 +91,24 @@ class UploadRecordOutput(serializers.ModelSerializer[Game]):
     game_id = serializers.IntegerField(source="id")
     players = serializers.ListField(child=serializers.CharField())
     error = serializers.DictField(allow_null=True)
+    file = serializers.CharField(source="part_name")
+    file_index = serializers.IntegerField(source="part_index", allow_null=True)
     url = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
-        fields = ["index", "game_id", "game", "status", "players", "result", "error", "url"]
+        fields = [
+            "index",
+            "file",
+            "file_index",
+            "game_id",
+            "game",
+            "status",
+            "players",
+            "result",
+            "error",
+            "url",
+        ]
 
     def get_url(self, game: Game) -> str:
         return game_api_url(self.context, game.pk)
@@ -120,6 +133,7 @@ class UploadOutput(serializers.ModelSerializer[Upload]):
             "finished_at",
             "counts",
             "progress",
+            "notes",
             "records",
         ]
 

@@ -174,6 +174,10 @@ STORAGES = {
 
 #: the largest file an upload may have; larger ones are refused before storing
 KIBITZ_UPLOAD_MAX_BYTES = env_int("KIBITZ_UPLOAD_MAX_BYTES", 50 * 1024 * 1024, minimum=1)
+#: the most an upload may unpack to (a .kgn.gz, or all .kgn files of a .zip together)
+KIBITZ_UPLOAD_MAX_UNPACKED_BYTES = env_int(
+    "KIBITZ_UPLOAD_MAX_UNPACKED_BYTES", 10 * KIBITZ_UPLOAD_MAX_BYTES, minimum=1
+)
 #: records per batch: the unit of work a worker verifies and stores at once
 KIBITZ_BATCH_SIZE = env_int("KIBITZ_BATCH_SIZE", 500, minimum=1)
 #: seconds a worker holds a batch; past it the sweep gives the batch to another worker

@@ -42,8 +42,10 @@ from records.models import (
     Player,
     Seat,
     Upload,
+    UploadPart,
     UploadStatus,
 )
+from records.unpack import UnpackError, unpack
 from replay.kgn.split import Span, split
 from replay.pipeline import Checked, check_bytes, record_identity
 
@@ -85,31 +87,52 @@ def upload_scan(*, upload_id: int) -> list[int]:
         logger.info("upload %s: not pending (missing, taken or done); nothing to do", upload_id)
         return []
     upload = Upload.objects.get(pk=upload_id)
-    with upload.file.open("rb") as fh:
-        spans = list(split(fh, settings.KIBITZ_BATCH_SIZE))
-    batches = [
-        Batch(
-            upload=upload,
-            number=k,
-            first_index=span.first_index,
-            count=span.count,
-            byte_start=span.start,
-            byte_end=span.end,
-            first_line=span.first_line,
-            last=k == len(spans),
-            created_at=now,
-        )
-        for k, span in enumerate(spans, start=1)
-    ]
+    try:
+        unpacked = unpack(upload)
+    except UnpackError as exc:
+        _fail(upload_id, str(exc))
+        return []
+    batches: list[Batch] = []
+    offset = 0
+    for part in unpacked.parts:
+        part.index_offset = offset
+        with part.file.open("rb") as fh:
+            spans = list(split(fh, settings.KIBITZ_BATCH_SIZE))
+        for span in spans:
+            batches.append(
+                Batch(
+                    upload=upload,
+                    part=part,
+                    number=len(batches) + 1,
+                    first_index=offset + span.first_index,
+                    count=span.count,
+                    byte_start=span.start,
+                    byte_end=span.end,
+                    first_line=span.first_line,
+                    last=span is spans[-1],
+                    created_at=now,
+                )
+            )
+        part.records = sum(span.count for span in spans)
+        offset += part.records
+    notes = ""
+    if unpacked.skipped:
+        shown = ", ".join(unpacked.skipped[:10]) + (" …" if len(unpacked.skipped) > 10 else "")
+        notes = f"skipped {len(unpacked.skipped)} file(s) that are not .kgn or .kgn.gz: {shown}"
     with transaction.atomic():
         Game.objects.filter(upload=upload).delete()  # an upload is verified afresh
         Batch.objects.filter(upload=upload).delete()
+        UploadPart.objects.filter(upload=upload).delete()
+        UploadPart.objects.bulk_create(unpacked.parts)
+        for batch in batches:
+            batch.part_id = batch.part.pk  # type: ignore[union-attr]
         Batch.objects.bulk_create(batches)
         Upload.objects.filter(pk=upload.pk).update(
-            records_found=sum(b.count for b in batches),
+            records_found=offset,
             records_verified=0,
             records_rejected=0,
             records_incomplete=0,
+            notes=notes[:2000],
         )
     ids = Batch.objects.filter(upload=upload).order_by("number").values_list("id", flat=True)
     return list(ids)
@@ -149,7 +172,7 @@ def batch_verify(*, batch_id: int, worker: str = "", reraise: bool = False) -> b
     token = batch_claim(batch_id=batch_id, worker=worker)
     if token is None:
         return False
-    batch = Batch.objects.select_related("upload").get(pk=batch_id)
+    batch = Batch.objects.select_related("upload", "part").get(pk=batch_id)
     try:
         rows = _verify_rows(batch)
         with transaction.atomic():
@@ -178,12 +201,18 @@ def _fail(upload_id: int, reason: str) -> None:
 
 def _verify_rows(batch: Batch) -> list[_Row]:
     """Read the batch's bytes (only those) and judge its records."""
-    with batch.upload.file.open("rb") as fh:
+    part = batch.part
+    source = part.file if part is not None else batch.upload.file
+    with source.open("rb") as fh:
         fh.seek(batch.byte_start)
         data = fh.read(batch.byte_end - batch.byte_start)
     at = Span(batch.first_index, batch.count, batch.byte_start, batch.byte_end, batch.first_line)
     now = timezone.now()
-    rows = [_row(checked, data, now=now, at=at) for checked in check_bytes(data)]
+    name = part.name if part is not None else batch.upload.original_name
+    offset = part.index_offset if part is not None else 0
+    rows = [
+        _row(checked, data, now=now, at=at, part=(name, offset)) for checked in check_bytes(data)
+    ]
     if len(rows) != batch.count and not batch.last:
         # only the last batch may hold more records than the scan saw (an unclosed {
         # keeps the rest of the file in it); anywhere else indices would collide
@@ -358,9 +387,10 @@ def _int_or_none(value: str | None) -> int | None:
         return None
 
 
-def _row(checked: Checked, data: bytes, *, now: datetime, at: Span) -> _Row:
-    """A record's verdict as an unsaved Game and its seats, its index and lines those of
-    the whole file (``at`` is the batch's place in it)."""
+def _row(checked: Checked, data: bytes, *, now: datetime, at: Span, part: tuple[str, int]) -> _Row:
+    """A record's verdict as an unsaved Game and its seats: its index that of the whole
+    upload, its lines those of its file (``at`` is the batch's place; ``part`` the
+    file's name and the number of the upload's records before it)."""
     shift = at.first_line - 1
     record, raw, verdict = checked.record, checked.raw, checked.verdict
     if record is not None:
@@ -387,6 +417,8 @@ def _row(checked: Checked, data: bytes, *, now: datetime, at: Span) -> _Row:
             logger.warning("record %s: no identity", checked.index, exc_info=True)
     game = Game(
         index=checked.index + at.first_index - 1,
+        part_name=part[0][:255],
+        part_index=checked.index + at.first_index - 1 - part[1],
         game=_clip(checked.game, 64),
         match=_clip(checked.tag_value("Match"), 200),
         round=_int_or_none(checked.tag_value("Round")),

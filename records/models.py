@@ -113,6 +113,7 @@ class Upload(models.Model):
     records_rejected = models.PositiveIntegerField(default=0)
     records_incomplete = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
+    notes = models.TextField(blank=True)  # e.g. members of a zip that are not KGN files
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -130,11 +131,43 @@ class Upload(models.Model):
         return f"{self.original_name} ({self.status})"
 
 
+def part_path(instance: UploadPart, filename: str) -> str:
+    """Where a file unpacked from an archive is stored: a random name (a member's name
+    inside a zip is a label, never a path)."""
+    today = timezone.now()
+    return f"uploads/{today:%Y/%m}/parts/{uuid.uuid4().hex}.kgn"
+
+
+class UploadPart(models.Model):
+    """One KGN file of an upload: the upload itself for a ``.kgn``, its unpacked text for a
+    ``.kgn.gz``, each ``.kgn`` / ``.kgn.gz`` member of a ``.zip``.  ``index_offset`` is
+    the number of the upload's records before this file's first."""
+
+    upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="parts")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=255)  # as the uploader named it (a zip member's path)
+    file = models.FileField(upload_to=part_path, max_length=255)
+    size = models.PositiveBigIntegerField(default=0)
+    records = models.PositiveIntegerField(default=0)
+    index_offset = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["upload", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["upload", "number"], name="part_upload_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (upload {self.upload_id})"
+
+
 class Game(models.Model):
     """One record of an upload with its verdict; ``canonical`` is what is replayed."""
 
     upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="games")
-    index = models.PositiveIntegerField()  # 1-based position in the uploaded file
+    index = models.PositiveIntegerField()  # 1-based position in the upload (all its files)
+    part_name = models.CharField(max_length=255, blank=True)  # the file within the upload
+    part_index = models.PositiveIntegerField(null=True, blank=True)  # 1-based, in that file
     game = models.CharField(max_length=64, db_index=True, blank=True)
     event = models.ForeignKey(
         Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
@@ -227,7 +260,10 @@ class Batch(models.Model):
     """
 
     upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="batches")
-    number = models.PositiveIntegerField()  # 1-based, in file order
+    part = models.ForeignKey(
+        UploadPart, null=True, on_delete=models.CASCADE, related_name="batches"
+    )  # the file its bytes are in (lines count from that file's start)
+    number = models.PositiveIntegerField()  # 1-based, in upload order
     first_index = models.PositiveIntegerField()  # the file's index of its first record
     count = models.PositiveIntegerField()  # records the scan found in it
     byte_start = models.PositiveBigIntegerField()

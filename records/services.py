@@ -119,17 +119,25 @@ def _human_bytes(n: int) -> str:
 # --- bulk import ---------------------------------------------------------------------
 
 
+#: what a folder given to import_kgn is searched for (NOTATION.md §1)
+KGN_PATTERNS = ("*.kgn", "*.kgn.gz", "*.zip")
+
+
+def _kgn_files(folder: Path) -> list[Path]:
+    return sorted(p for pattern in KGN_PATTERNS for p in folder.rglob(pattern) if p.is_file())
+
+
 def _expand(paths: Iterable[str | Path]) -> list[Path]:
-    """Files, folders (every ``*.kgn`` below, recursively) and glob patterns -> files,
-    in a stable order without repeats.  Raises ValidationError naming what matched
-    nothing."""
+    """Files, folders (every ``*.kgn``, ``*.kgn.gz`` and ``*.zip`` below, recursively)
+    and glob patterns -> files, in a stable order without repeats.  Raises
+    ValidationError naming what matched nothing."""
     found: list[Path] = []
     missing: list[str] = []
     for item in paths:
         text = str(item)
         path = Path(text)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*.kgn") if p.is_file()))
+            found.extend(_kgn_files(path))
         elif path.is_file():
             found.append(path)
         elif glob.has_magic(text):
@@ -137,7 +145,7 @@ def _expand(paths: Iterable[str | Path]) -> list[Path]:
             files = [p for p in matched if p.is_file()]
             for p in matched:
                 if p.is_dir():
-                    files.extend(sorted(q for q in p.rglob("*.kgn") if q.is_file()))
+                    files.extend(_kgn_files(p))
             if not files:
                 missing.append(text)
             found.extend(files)

@@ -24,9 +24,21 @@ UPLOAD_KEYS = {
     "finished_at",
     "counts",
     "progress",
+    "notes",
     "records",
 }
-RECORD_KEYS = {"index", "game_id", "game", "status", "players", "result", "error", "url"}
+RECORD_KEYS = {
+    "index",
+    "file",
+    "file_index",
+    "game_id",
+    "game",
+    "status",
+    "players",
+    "result",
+    "error",
+    "url",
+}
 
 
 def _file(text: str, name: str = "cup.kgn") -> SimpleUploadedFile:
@@ -111,6 +123,8 @@ def test_upload_progress_has_the_polled_shape(upload_factory: Any, kgn: Any) -> 
     assert progress["rate"] > 0 and progress["eta_seconds"] is None
     records = body["records"]
     assert [r["index"] for r in records] == [1, 2, 3, 4]
+    assert {r["file"] for r in records} == {"x.kgn"}
+    assert [r["file_index"] for r in records] == [1, 2, 3, 4]
     assert all(set(r) == RECORD_KEYS for r in records)
     assert [r["status"] for r in records] == ["verified", "verified", "incomplete", "rejected"]
     assert records[0]["error"] is None and records[0]["game"] == "escalation-pierce"

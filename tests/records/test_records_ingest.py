@@ -7,6 +7,9 @@ batch is in tests/celery/test_worker_kill.py.
 
 from __future__ import annotations
 
+import gzip
+import io
+import zipfile
 from datetime import timedelta
 from typing import Any
 
@@ -174,3 +177,80 @@ def test_verifying_in_process_again_keeps_one_verdict_per_record(
     upload.refresh_from_db()
     assert upload.status == UploadStatus.DONE and upload.records_found == 5
     assert Game.objects.filter(upload=upload).count() == 5
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_a_gzipped_file_is_verified_like_the_plain_one(upload_factory: Any, kgn: Any) -> None:
+    text = mixed(kgn)
+    plain = upload_factory(text=text)
+    packed = upload_factory(text=gzip.compress(text.encode()), name="night.kgn.gz")
+    assert packed.status == UploadStatus.DONE
+    assert verdicts(packed) == verdicts(plain)
+    assert set(Game.objects.filter(upload=packed).values_list("part_name", flat=True)) == {
+        "night.kgn"
+    }
+
+
+def test_a_zip_gives_each_kgn_file_its_records_with_their_own_positions(
+    upload_factory: Any, kgn: Any, settings: Any
+) -> None:
+    settings.KIBITZ_BATCH_SIZE = 3
+    one, two = mixed(kgn), kgn.valid(4, seed=30)
+    data = _zip(
+        {
+            "day1/round.kgn": one.encode(),
+            "readme.txt": b"not a record",
+            "day2/round.kgn.gz": gzip.compress(two.encode()),
+        }
+    )
+    upload = upload_factory(text=data, name="event.zip")
+    alone = upload_factory(text=one)
+    assert upload.status == UploadStatus.DONE, upload.error
+    assert (upload.records_found, upload.records_verified) == (14, 12)
+    assert "readme.txt" in upload.notes
+    games = list(Game.objects.filter(upload=upload).order_by("index"))
+    assert [g.index for g in games] == list(range(1, 15))
+    assert [(g.part_name, g.part_index) for g in games[9:11]] == [
+        ("day1/round.kgn", 10),
+        ("day2/round.kgn.gz", 1),
+    ]
+    # the first file's verdicts and positions are those of the same file uploaded alone
+    first = [
+        (g.part_index, g.status, g.first_line, g.error_line, g.error_action) for g in games[:10]
+    ]
+    assert first == [
+        (g.index, g.status, g.first_line, g.error_line, g.error_action)
+        for g in Game.objects.filter(upload=alone).order_by("index")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b"PK\x03\x04 this is not really a zip", "cannot be read"),
+        (b"\x1f\x8b\x08\x00 broken gzip", "damaged"),
+    ],
+)
+def test_a_damaged_archive_fails_its_upload_with_the_reason(
+    upload_factory: Any, data: bytes, reason: str
+) -> None:
+    upload = upload_factory(text=data, name="broken.zip")
+    assert upload.status == UploadStatus.FAILED and reason in upload.error
+    assert not Game.objects.filter(upload=upload).exists()
+
+
+def test_a_zip_without_kgn_files_or_past_the_unpacked_limit_is_refused(
+    upload_factory: Any, kgn: Any, settings: Any
+) -> None:
+    empty = upload_factory(text=_zip({"notes.txt": b"hello"}), name="a.zip")
+    assert empty.status == UploadStatus.FAILED and "no .kgn" in empty.error
+    settings.KIBITZ_UPLOAD_MAX_UNPACKED_BYTES = 1000
+    big = upload_factory(text=gzip.compress(kgn.valid(5).encode()), name="b.kgn.gz")
+    assert big.status == UploadStatus.FAILED and "unpacks to more than" in big.error

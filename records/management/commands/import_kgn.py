@@ -67,4 +67,4 @@ class Command(BaseCommand):
             else:
                 self.stdout.write(f"upload {upload.pk} {upload.original_name}: queued")
         if not uploads:
-            self.stderr.write("no *.kgn files found")
+            self.stderr.write("no .kgn, .kgn.gz or .zip files found")

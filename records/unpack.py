@@ -1,0 +1,130 @@
+"""An upload's KGN files: the upload itself, or what a ``.kgn.gz`` or ``.zip`` holds.
+
+The kind is read from the first bytes (gzip ``1f 8b``, zip ``PK\\x03\\x04``), not from
+the name.  A gzip file is one KGN file; a zip gives each member whose name ends in
+``.kgn`` or ``.kgn.gz`` (in the archive's order; other members are listed as skipped).
+Unpacked text is streamed into storage in chunks, never held whole in memory, and the
+total unpacked size is capped (``KIBITZ_UPLOAD_MAX_UNPACKED_BYTES``) so that a small
+archive cannot fill the disk.
+
+Cost: one streaming pass over the upload (and its members); memory is one chunk.
+"""
+
+from __future__ import annotations
+
+import gzip
+import tempfile
+import zipfile
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import IO
+
+from django.conf import settings
+from django.core.files import File
+
+from records.models import Upload, UploadPart
+
+GZIP_MAGIC = b"\x1f\x8b"
+ZIP_MAGIC = b"PK\x03\x04"
+CHUNK = 1024 * 1024
+
+
+class UnpackError(Exception):
+    """The upload cannot be unpacked; the message says why, for the uploader."""
+
+
+@dataclass
+class Unpacked:
+    parts: list[UploadPart]
+    skipped: list[str]
+
+
+def _human(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n} bytes"
+
+
+class _Budget:
+    """What may still be unpacked, across all files of one upload."""
+
+    def __init__(self) -> None:
+        self.left: int = settings.KIBITZ_UPLOAD_MAX_UNPACKED_BYTES
+
+    def spend(self, n: int) -> None:
+        self.left -= n
+        if self.left < 0:
+            limit = settings.KIBITZ_UPLOAD_MAX_UNPACKED_BYTES
+            raise UnpackError(f"the upload unpacks to more than {_human(limit)}")
+
+
+def _chunks(stream: IO[bytes]) -> Iterator[bytes]:
+    while chunk := stream.read(CHUNK):
+        yield chunk
+
+
+def _store(
+    upload: Upload, number: int, name: str, chunks: Iterator[bytes], budget: _Budget
+) -> UploadPart:
+    """Stream ``chunks`` into storage as the upload's file ``number``."""
+    size = 0
+    with tempfile.TemporaryFile() as tmp:
+        try:
+            for chunk in chunks:
+                budget.spend(len(chunk))
+                size += len(chunk)
+                tmp.write(chunk)
+        except (OSError, EOFError, zlib.error, zipfile.BadZipFile) as exc:
+            raise UnpackError(f"{name}: the compressed data is damaged ({exc})") from None
+        tmp.seek(0)
+        part = UploadPart(upload=upload, number=number, name=name[:255], size=size)
+        part.file.save(PurePosixPath(name).name or "part.kgn", File(tmp), save=False)
+    return part
+
+
+def unpack(upload: Upload) -> Unpacked:
+    """The upload's KGN files as unsaved :class:`UploadPart` rows (their bytes already
+    stored).  Raises UnpackError for a damaged archive, one without any KGN file, or
+    one that unpacks past the limit."""
+    with upload.file.open("rb") as fh:
+        head = fh.read(4)
+        fh.seek(0)
+        budget = _Budget()
+        if head.startswith(GZIP_MAGIC):
+            name = upload.original_name.removesuffix(".gz") or "upload.kgn"
+            with gzip.GzipFile(fileobj=fh) as unzipped:
+                return Unpacked([_store(upload, 1, name, _chunks(unzipped), budget)], [])
+        if head.startswith(ZIP_MAGIC):
+            return _unzip(upload, fh, budget)
+    part = UploadPart(upload=upload, number=1, name=upload.original_name, size=upload.size)
+    part.file.name = upload.file.name  # the upload's own bytes: nothing to copy
+    return Unpacked([part], [])
+
+
+def _unzip(upload: Upload, fh: IO[bytes], budget: _Budget) -> Unpacked:
+    parts: list[UploadPart] = []
+    skipped: list[str] = []
+    try:
+        archive = zipfile.ZipFile(fh)
+    except zipfile.BadZipFile as exc:
+        raise UnpackError(f"the zip file cannot be read ({exc})") from None
+    with archive:
+        for info in archive.infolist():
+            if info.is_dir():
+                continue
+            lower = info.filename.lower()
+            if not (lower.endswith(".kgn") or lower.endswith(".kgn.gz")):
+                skipped.append(info.filename)
+                continue
+            try:
+                member = archive.open(info)
+            except (zipfile.BadZipFile, NotImplementedError, RuntimeError) as exc:
+                raise UnpackError(f"{info.filename}: cannot be read ({exc})") from None
+            with member:
+                stream: IO[bytes] = member
+                if lower.endswith(".gz"):
+                    stream = gzip.GzipFile(fileobj=member)  # type: ignore[assignment]
+                parts.append(_store(upload, len(parts) + 1, info.filename, _chunks(stream), budget))
+    if not parts:
+        raise UnpackError("the zip file holds no .kgn or .kgn.gz file")
+    return Unpacked(parts, skipped)
