@@ -178,6 +178,10 @@ KIBITZ_UPLOAD_MAX_BYTES = env_int("KIBITZ_UPLOAD_MAX_BYTES", 50 * 1024 * 1024, m
 KIBITZ_UPLOAD_MAX_UNPACKED_BYTES = env_int(
     "KIBITZ_UPLOAD_MAX_UNPACKED_BYTES", 10 * KIBITZ_UPLOAD_MAX_BYTES, minimum=1
 )
+#: limits per KGN file (each file of a zip on its own), refused before verification
+KIBITZ_UPLOAD_MAX_RECORDS = env_int("KIBITZ_UPLOAD_MAX_RECORDS", 1_000_000, minimum=1)
+KIBITZ_RECORD_MAX_BYTES = env_int("KIBITZ_RECORD_MAX_BYTES", 1024 * 1024, minimum=100)
+KIBITZ_LINE_MAX_BYTES = env_int("KIBITZ_LINE_MAX_BYTES", 100_000, minimum=100)
 #: records per batch: the unit of work a worker verifies and stores at once
 KIBITZ_BATCH_SIZE = env_int("KIBITZ_BATCH_SIZE", 500, minimum=1)
 #: seconds a worker holds a batch; past it the sweep gives the batch to another worker

@@ -46,7 +46,7 @@ from records.models import (
     UploadStatus,
 )
 from records.unpack import UnpackError, unpack
-from replay.kgn.split import Span, split
+from replay.kgn.split import LimitError, Limits, Span, lines_of, split
 from replay.pipeline import Checked, check_bytes, record_identity
 
 logger = logging.getLogger(__name__)
@@ -96,8 +96,13 @@ def upload_scan(*, upload_id: int) -> list[int]:
     offset = 0
     for part in unpacked.parts:
         part.index_offset = offset
-        with part.file.open("rb") as fh:
-            spans = list(split(fh, settings.KIBITZ_BATCH_SIZE))
+        limits = file_limits()
+        try:
+            with part.file.open("rb") as fh:
+                spans = list(split(lines_of(fh, limits), settings.KIBITZ_BATCH_SIZE, limits))
+        except LimitError as exc:
+            _fail(upload_id, f"{part.name}: {exc}")
+            return []
         for span in spans:
             batches.append(
                 Batch(
@@ -136,6 +141,15 @@ def upload_scan(*, upload_id: int) -> list[int]:
         )
     ids = Batch.objects.filter(upload=upload).order_by("number").values_list("id", flat=True)
     return list(ids)
+
+
+def file_limits() -> Limits:
+    """The settings' limits on one KGN file (docs/settings.md)."""
+    return Limits(
+        records=settings.KIBITZ_UPLOAD_MAX_RECORDS,
+        record_bytes=settings.KIBITZ_RECORD_MAX_BYTES,
+        line_bytes=settings.KIBITZ_LINE_MAX_BYTES,
+    )
 
 
 # --- one batch -----------------------------------------------------------------------

@@ -19,8 +19,10 @@ from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import transaction
 
-from records.ingest import upload_sweep, upload_verify
+from records.ingest import file_limits, upload_sweep, upload_verify
 from records.models import Upload, UploadStatus, Visibility
+from records.unpack import GZIP_MAGIC, ZIP_MAGIC
+from replay.kgn.split import LimitError, lines_of, split
 
 __all__ = ["import_paths", "upload_create", "upload_sweep", "upload_verify"]
 
@@ -79,6 +81,8 @@ def upload_create(
     if size == 0:
         raise ValidationError("the file is empty", code="empty")
     file.seek(0)
+    _check_limits(file)
+    file.seek(0)
     original = Path(name or file.name or "upload.kgn").name[:255] or "upload.kgn"
 
     upload = Upload(
@@ -100,6 +104,21 @@ def upload_create(
         upload.file.delete(save=False)  # never leave a stored file without its row
         raise
     return upload
+
+
+def _check_limits(file: File) -> None:
+    """Refuse a plain KGN file over the per-file limits before it is stored (a .kgn.gz
+    or .zip is checked file by file when it is unpacked, before verification)."""
+    head = file.read(4)
+    file.seek(0)
+    if head.startswith((GZIP_MAGIC, ZIP_MAGIC)):
+        return
+    limits = file_limits()
+    try:
+        for _ in split(lines_of(file, limits), 1_000_000, limits):
+            pass
+    except LimitError as exc:
+        raise ValidationError(str(exc), code="over_limit") from None
 
 
 def _enqueue_verify(upload_id: int) -> None:

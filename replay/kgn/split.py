@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import IO
 
 BOM = b"\xef\xbb\xbf"
 
@@ -31,6 +32,37 @@ class Span:
     start: int
     end: int
     first_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one file may hold (None: no limit): records, bytes per record (from its first
+    line to the next record's), bytes per line (without its line end)."""
+
+    records: int | None = None
+    record_bytes: int | None = None
+    line_bytes: int | None = None
+
+
+class LimitError(ValueError):
+    """A file is over one of its :class:`Limits`; the message says where and which."""
+
+
+def lines_of(fh: IO[bytes], limits: Limits = Limits()) -> Iterator[bytes]:
+    """A binary file's lines, reading at most ``line_bytes`` (+ line end) at a time, so a
+    file that is one huge line is refused without being held in memory."""
+    if limits.line_bytes is None:
+        yield from fh
+        return
+    cap = limits.line_bytes + 2  # room for "\r\n"
+    number = 0
+    while line := fh.readline(cap + 1):
+        number += 1
+        if len(line.rstrip(b"\r\n")) > limits.line_bytes:
+            raise LimitError(
+                f"line {number} is longer than {limits.line_bytes} bytes, the most a line may have"
+            )
+        yield line
 
 
 def _scan(line: bytes, in_comment: bool) -> tuple[bool, bool]:
@@ -65,7 +97,9 @@ def _scan(line: bytes, in_comment: bool) -> tuple[bool, bool]:
     return in_comment, content
 
 
-def record_starts(lines: Iterable[bytes]) -> Iterator[tuple[int, int, bool]]:
+def record_starts(
+    lines: Iterable[bytes], limits: Limits = Limits()
+) -> Iterator[tuple[int, int, bool]]:
     """``(byte offset, line number, False)`` of every record start, then one final
     ``(file size, lines + 1, True)``.
 
@@ -76,32 +110,53 @@ def record_starts(lines: Iterable[bytes]) -> Iterator[tuple[int, int, bool]]:
     number = 0
     in_comment = False
     started = in_movetext = False
+    records = 0
+    record_start, record_line = 0, 1
     for line in lines:
         number += 1
         body = line[3:] if number == 1 and line.startswith(BOM) else line
         is_tag = not in_comment and body[:1] == b"["
         if is_tag and (in_movetext or not started):
+            _check_record(limits, offset - record_start, record_line)
+            records += 1
+            if limits.records is not None and records > limits.records:
+                raise LimitError(
+                    f"the file holds more than {limits.records} records (record "
+                    f"{records} starts on line {number})"
+                )
+            record_start, record_line = offset, number
             yield offset, number, False
             started, in_movetext = True, False
         in_comment, content = _scan(body, in_comment)
         if content and started and not is_tag:
             in_movetext = True
         offset += len(line)
+    _check_record(limits, offset - record_start, record_line)
     yield offset, number + 1, True
 
 
-def split(lines: Iterable[bytes], size: int) -> Iterator[Span]:
+def _check_record(limits: Limits, size: int, line: int) -> None:
+    if limits.record_bytes is not None and size > limits.record_bytes:
+        raise LimitError(
+            f"the record starting on line {line} has {size} bytes; a record may have at "
+            f"most {limits.record_bytes}"
+        )
+
+
+def split(lines: Iterable[bytes], size: int, limits: Limits = Limits()) -> Iterator[Span]:
     """Spans of at most ``size`` records covering every byte of the file, in order.
 
-    ``lines`` are the file's lines with their line ends (a binary file object).  A file
-    without any record start is one span of one record (the reader says what is wrong).
+    ``lines`` are the file's lines with their line ends (a binary file object, or
+    :func:`lines_of` one).  A file without any record start is one span of one record
+    (the reader says what is wrong).  Raises LimitError as soon as the file is over one
+    of ``limits``.
     """
     if size < 1:
         raise ValueError("a batch holds at least one record")
     starts: list[tuple[int, int]] = []
     index = 1
     span_start, span_line = 0, 1
-    for offset, number, last in record_starts(lines):
+    for offset, number, last in record_starts(lines, limits):
         if last:
             if starts or index == 1:
                 yield Span(index, max(len(starts), 1), span_start, offset, span_line)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import io
 import itertools
 import random
+from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -105,3 +107,21 @@ def test_spans_cover_the_file_and_hold_at_most_size_records() -> None:
 def test_a_file_without_records_is_one_span() -> None:
     (span,) = split(io.BytesIO(b"hello\nworld\n"), 10)
     assert (span.first_index, span.count, span.start, span.end) == (1, 1, 0, 12)
+
+
+def test_a_line_over_the_limit_is_refused_without_reading_the_rest() -> None:
+    from replay.kgn.split import LimitError, Limits, lines_of
+
+    class Endless(io.RawIOBase):
+        """A file that is one endless line: reading it whole would never end."""
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            buffer[: len(buffer)] = b"x" * len(buffer)
+            return len(buffer)
+
+    limits = Limits(line_bytes=1000)
+    with pytest.raises(LimitError, match="line 1 is longer than 1000 bytes"):
+        list(split(lines_of(io.BufferedReader(Endless()), limits), 10, limits))

@@ -254,3 +254,37 @@ def test_a_zip_without_kgn_files_or_past_the_unpacked_limit_is_refused(
     settings.KIBITZ_UPLOAD_MAX_UNPACKED_BYTES = 1000
     big = upload_factory(text=gzip.compress(kgn.valid(5).encode()), name="b.kgn.gz")
     assert big.status == UploadStatus.FAILED and "unpacks to more than" in big.error
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "reason"),
+    [
+        ("KIBITZ_UPLOAD_MAX_RECORDS", 3, "more than 3 records (record 4 starts on line"),
+        ("KIBITZ_RECORD_MAX_BYTES", 200, "a record may have at most 200"),
+        ("KIBITZ_LINE_MAX_BYTES", 100, "longer than 100 bytes"),
+    ],
+)
+def test_a_file_over_a_limit_is_refused_before_it_is_stored(
+    user_factory: Any, kgn: Any, settings: Any, setting: str, value: int, reason: str
+) -> None:
+    from django.core.exceptions import ValidationError
+    from django.core.files.base import ContentFile
+
+    from records.services import upload_create
+
+    setattr(settings, setting, value)
+    with pytest.raises(ValidationError) as err:
+        upload_create(owner=user_factory(), file=ContentFile(kgn.valid(5).encode(), "x.kgn"))
+    assert reason in err.value.messages[0]
+    assert not Upload.objects.exists()
+
+
+def test_a_zip_member_over_a_limit_fails_the_upload_naming_the_member(
+    upload_factory: Any, kgn: Any, settings: Any
+) -> None:
+    settings.KIBITZ_UPLOAD_MAX_RECORDS = 3
+    data = _zip({"ok.kgn": kgn.valid(2).encode(), "big/many.kgn": kgn.valid(4).encode()})
+    upload = upload_factory(text=data, name="cup.zip")
+    assert upload.status == UploadStatus.FAILED
+    assert upload.error.startswith("big/many.kgn: the file holds more than 3 records")
+    assert not Game.objects.filter(upload=upload).exists()
