@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from records import views
 
@@ -12,4 +12,9 @@ urlpatterns = [
     path("matches/<str:event>/<path:key>/", views.match_detail, name="match-detail"),
     path("uploads/new/", views.upload_new, name="upload-new"),
     path("uploads/<int:pk>/", views.upload_detail, name="upload-detail"),
+    re_path(
+        r"^uploads/(?P<pk>[0-9]+)/report\.(?P<fmt>json|csv)$",
+        views.upload_report,
+        name="upload-report",
+    ),
 ]

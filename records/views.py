@@ -9,17 +9,24 @@ the only renderer of a table.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, HttpResponseServerError
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseServerError,
+    StreamingHttpResponse,
+)
 from django.shortcuts import redirect, render
 from django.template import loader
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from records import reports
 from records.forms import GameFilterForm, UploadForm
 from records.matches import NO_EVENT, match_list, match_sheet
 from records.models import Game, GameStatus, UploadStatus
@@ -211,6 +218,20 @@ def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "game_url_template": reverse("records:game-detail", kwargs={"pk": 0}),
     }
     return render(request, "records/upload_detail.html", context)
+
+
+@require_GET
+def upload_report(request: HttpRequest, pk: str, fmt: str) -> StreamingHttpResponse:
+    """The rejected records of an upload as a JSON or CSV download (streamed)."""
+    upload = upload_get(user=request.user, pk=pk)
+    if fmt == "csv":
+        body, kind = reports.report_csv(upload), "text/csv; charset=utf-8"
+    else:
+        body, kind = reports.report_json(upload), "application/json"
+    response = StreamingHttpResponse(body, content_type=kind)
+    stem = Path(upload.original_name).name.split(".")[0] or "upload"
+    response["Content-Disposition"] = f'attachment; filename="{stem}-report.{fmt}"'
+    return response
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -1,0 +1,99 @@
+"""An upload's report: every rejected record, where it is and why (JSON, CSV, the page).
+
+A row gives the record's place in the upload (``index``), the KGN file it is in (the
+upload itself, or the member of a zip) and its place there (``file_index``), the line,
+column and action of the fault (NOTATION.md §8), the reason, and the lines of the
+record around the fault.  Rows are streamed from the database in index order, so a
+report of an upload with a million records never sits whole in memory.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from records.models import Game, GameStatus, Upload
+
+FIELDS = ("index", "file", "file_index", "game", "line", "column", "action", "reason")
+#: lines shown before and after the faulty one
+AROUND = 2
+
+
+def excerpt(game: Game, around: int = AROUND) -> list[dict[str, Any]]:
+    """The record's lines around its fault: ``{"line", "text", "fault"}`` each (line
+    numbers are the file's).  Empty when the fault has no line inside the record."""
+    if game.error_line is None or not game.source:
+        return []
+    lines = game.source.split("\n")
+    at = game.error_line - game.first_line  # 0-based within the record's text
+    if not 0 <= at < len(lines):
+        return []
+    lo, hi = max(at - around, 0), min(at + around + 1, len(lines))
+    return [
+        {"line": game.first_line + k, "text": lines[k].rstrip("\r"), "fault": k == at}
+        for k in range(lo, hi)
+    ]
+
+
+def rejected(upload: Upload) -> Iterator[Game]:
+    return (
+        Game.objects.filter(upload=upload, status=GameStatus.REJECTED)
+        .order_by("index")
+        .only(*_COLUMNS)
+        .iterator(chunk_size=2000)
+    )
+
+
+_COLUMNS = (
+    "index",
+    "part_name",
+    "part_index",
+    "game",
+    "error_line",
+    "error_column",
+    "error_action",
+    "error_message",
+    "source",
+    "first_line",
+)
+
+
+def row(game: Game) -> dict[str, Any]:
+    return {
+        "index": game.index,
+        "file": game.part_name,
+        "file_index": game.part_index,
+        "game": game.game,
+        "line": game.error_line,
+        "column": game.error_column,
+        "action": game.error_action,
+        "reason": game.error_message,
+    }
+
+
+def report_json(upload: Upload) -> Iterator[str]:
+    """``{"upload": id, "name": ..., "rejected": [rows with "lines"]}``, in pieces."""
+    head = {"upload": upload.pk, "name": upload.original_name}
+    yield json.dumps(head)[:-1] + ', "rejected": ['
+    for k, game in enumerate(rejected(upload)):
+        item = {**row(game), "lines": excerpt(game)}
+        yield ("," if k else "") + json.dumps(item)
+    yield "]}\n"
+
+
+def report_csv(upload: Upload) -> Iterator[str]:
+    """One CSV row per rejected record (the fields of :data:`FIELDS`), in pieces."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(FIELDS)
+    for game in rejected(upload):
+        values = row(game)
+        writer.writerow(["" if values[f] is None else values[f] for f in FIELDS])
+        if buffer.tell() > 64 * 1024:
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue()
