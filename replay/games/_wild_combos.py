@@ -293,10 +293,7 @@ def classify(
             raise ComboError(f"{text}: a joker played alone is itself; it declares nothing")
         value = single_value(code, trump)
         return Combo(1, "single", (value,), code)
-    try:
-        parts = _split(cards)
-    except ComboError as exc:
-        raise ComboError(str(exc)) from None
+    parts = _split(cards)
     if size == 5:
         try:
             return _five(parts, trump, order, compare)

@@ -11,7 +11,6 @@ Cost: linear in the length of the tag or action.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -39,7 +38,6 @@ TEAMS = ("ACE", "BDF")
 PACK: tuple[str, ...] = tuple(
     code for code in [r + s for s in SUITS for r in RANKS] + list(JOKERS) for _ in range(3)
 )
-LEVEL_RANKS = RANKS  # levels run 2 … A
 
 
 def team_of(seat: int) -> int:
@@ -322,8 +320,3 @@ def write_move(move: Move) -> str:
     if isinstance(move, Return):
         return "return " + " ".join(move.cards)
     return write_played(move.cards)
-
-
-def physical(cards: Sequence[Played]) -> Counter[str]:
-    """The cards that leave the hand (a declared joker is still the joker)."""
-    return Counter(code for code, _ in cards)

@@ -351,8 +351,7 @@ def _plays_json(plays: list[tuple[int, str, str]]) -> list[dict[str, Any]]:
     ]
 
 
-def _result_json(state: State) -> dict[str, Any]:
-    nxt = next_hand(state)
+def _result_json(state: State, nxt: NextHand) -> dict[str, Any]:
     before = state.levels[state.offense]
     after = nxt.levels[state.offense]
     return {
@@ -382,6 +381,7 @@ def table_json(state: State) -> dict[str, Any]:
         for s, h in enumerate(state.hands)
     }
     top = state.top
+    nxt = next_hand(state) if state.phase == "over" else None
     return {
         "seats": seats,
         "teams": {TEAMS[t]: [seats[s] for s in team_seats(t)] for t in (0, 1)},
@@ -423,7 +423,7 @@ def table_json(state: State) -> dict[str, Any]:
         "last_trick": state.last_trick,
         "escaped": [seats[s] for s in state.escaped],
         "last": ({"seat": seats[state.last[0]], "text": state.last[1]} if state.last else None),
-        "over": state.phase == "over",
-        "result": _result_json(state) if state.phase == "over" else None,
-        "scores": next_hand(state).result if state.phase == "over" else None,
+        "over": nxt is not None,
+        "result": _result_json(state, nxt) if nxt is not None else None,
+        "scores": nxt.result if nxt is not None else None,
     }
