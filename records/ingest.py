@@ -128,9 +128,7 @@ def upload_scan(*, upload_id: int) -> list[int]:
         Game.objects.filter(upload=upload).delete()  # an upload is verified afresh
         Batch.objects.filter(upload=upload).delete()
         UploadPart.objects.filter(upload=upload).delete()
-        UploadPart.objects.bulk_create(unpacked.parts)
-        for batch in batches:
-            batch.part_id = batch.part.pk  # type: ignore[union-attr]
+        UploadPart.objects.bulk_create(unpacked.parts)  # batches take their ids from here
         Batch.objects.bulk_create(batches)
         Upload.objects.filter(pk=upload.pk).update(
             records_found=offset,
@@ -216,16 +214,14 @@ def _fail(upload_id: int, reason: str) -> None:
 def _verify_rows(batch: Batch) -> list[_Row]:
     """Read the batch's bytes (only those) and judge its records."""
     part = batch.part
-    source = part.file if part is not None else batch.upload.file
-    with source.open("rb") as fh:
+    with part.file.open("rb") as fh:
         fh.seek(batch.byte_start)
         data = fh.read(batch.byte_end - batch.byte_start)
     at = Span(batch.first_index, batch.count, batch.byte_start, batch.byte_end, batch.first_line)
     now = timezone.now()
-    name = part.name if part is not None else batch.upload.original_name
-    offset = part.index_offset if part is not None else 0
     rows = [
-        _row(checked, data, now=now, at=at, part=(name, offset)) for checked in check_bytes(data)
+        _row(checked, data, now=now, at=at, part=(part.name, part.index_offset))
+        for checked in check_bytes(data)
     ]
     if len(rows) != batch.count and not batch.last:
         # only the last batch may hold more records than the scan saw (an unclosed {
@@ -260,7 +256,11 @@ def _commit(batch: Batch, token: str, rows: Sequence[_Row]) -> None:
         records_rejected=F("records_rejected") + counts[GameStatus.REJECTED],
         records_incomplete=F("records_incomplete") + counts[GameStatus.INCOMPLETE],
     )
-    if not Batch.objects.filter(upload_id=batch.upload_id).exclude(status=BatchStatus.DONE):
+    if (
+        not Batch.objects.filter(upload_id=batch.upload_id)
+        .exclude(status=BatchStatus.DONE)
+        .exists()
+    ):
         Upload.objects.filter(pk=batch.upload_id, status=UploadStatus.PROCESSING).update(
             status=UploadStatus.DONE, finished_at=now
         )

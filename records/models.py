@@ -260,9 +260,8 @@ class Batch(models.Model):
     """
 
     upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="batches")
-    part = models.ForeignKey(
-        UploadPart, null=True, on_delete=models.CASCADE, related_name="batches"
-    )  # the file its bytes are in (lines count from that file's start)
+    # the file its bytes are in (lines count from that file's start)
+    part = models.ForeignKey(UploadPart, on_delete=models.CASCADE, related_name="batches")
     number = models.PositiveIntegerField()  # 1-based, in upload order
     first_index = models.PositiveIntegerField()  # the file's index of its first record
     count = models.PositiveIntegerField()  # records the scan found in it

@@ -21,7 +21,7 @@ from django.db import transaction
 
 from records.ingest import file_limits, upload_sweep, upload_verify
 from records.models import Upload, UploadStatus, Visibility
-from records.unpack import GZIP_MAGIC, ZIP_MAGIC
+from records.unpack import GZIP_MAGIC, ZIP_MAGIC, human_bytes
 from replay.kgn.split import LimitError, lines_of, split
 
 __all__ = ["import_paths", "upload_create", "upload_sweep", "upload_verify"]
@@ -64,7 +64,7 @@ def upload_create(
         )
     limit: int = settings.KIBITZ_UPLOAD_MAX_BYTES
     too_big = ValidationError(
-        f"the file is larger than the {_human_bytes(limit)} an upload may have",
+        f"the file is larger than the {human_bytes(limit)} an upload may have",
         code="too_large",
     )
     declared = _file_size(file)
@@ -125,14 +125,6 @@ def _enqueue_verify(upload_id: int) -> None:
     from records.tasks import verify_upload  # tasks import this module
 
     verify_upload.delay(upload_id)
-
-
-def _human_bytes(n: int) -> str:
-    if n >= 1024 * 1024 and n % (1024 * 1024) == 0:
-        return f"{n // (1024 * 1024)} MB"
-    if n >= 1024 and n % 1024 == 0:
-        return f"{n // 1024} KB"
-    return f"{n} bytes"
 
 
 # --- bulk import ---------------------------------------------------------------------

@@ -41,8 +41,13 @@ class Unpacked:
     skipped: list[str]
 
 
-def _human(n: int) -> str:
-    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n} bytes"
+def human_bytes(n: int) -> str:
+    """A size limit for a message: ``52428800`` -> ``50 MB``."""
+    if n >= 1024 * 1024 and n % (1024 * 1024) == 0:
+        return f"{n // (1024 * 1024)} MB"
+    if n >= 1024 and n % 1024 == 0:
+        return f"{n // 1024} KB"
+    return f"{n} bytes"
 
 
 class _Budget:
@@ -55,7 +60,7 @@ class _Budget:
         self.left -= n
         if self.left < 0:
             limit = settings.KIBITZ_UPLOAD_MAX_UNPACKED_BYTES
-            raise UnpackError(f"the upload unpacks to more than {_human(limit)}")
+            raise UnpackError(f"the upload unpacks to more than {human_bytes(limit)}")
 
 
 def _chunks(stream: IO[bytes]) -> Iterator[bytes]:

@@ -97,7 +97,6 @@ class Migration(migrations.Migration):
                 (
                     "part",
                     models.ForeignKey(
-                        null=True,
                         on_delete=django.db.models.deletion.CASCADE,
                         related_name="batches",
                         to="records.uploadpart",
