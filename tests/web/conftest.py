@@ -1,12 +1,19 @@
 """Helpers for the page tests: games made by the engine's generator, stored through
-the real services (tests/conftest.py's factories), and a reader for the replay HTML."""
+the real services (tests/conftest.py's factories), a reader for the replay HTML, and
+a real browser (Debian's Chromium through Playwright, never a downloaded one).
+
+Set KIBITZ_SCREENSHOTS=var/screens to keep screenshots of the pages the browser tests
+visit (the ``snap`` fixture)."""
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable
+import shutil
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from html import unescape
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -68,3 +75,64 @@ def hand_labels() -> Callable[[str, str], list[str]]:
 @pytest.fixture
 def visible_text() -> Callable[[str], str]:
     return _text_of
+
+
+# --- a real browser ------------------------------------------------------------------
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless=new",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def orm_beside_playwright(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Playwright's sync API runs an event loop in this thread, which makes Django
+    refuse the tests' own (plain, synchronous) ORM calls.  Allowed for browser tests
+    only: set for the whole process it would leak into other tests' subprocesses
+    (``check --deploy`` fails on it)."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def browser(orm_beside_playwright: None) -> Iterator[Any]:
+    executable = shutil.which("chromium")
+    if executable is None:
+        pytest.skip("Debian's Chromium is not installed: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A 1280x900 page; a JavaScript error on it fails the test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def _snap(page: Any, name: str) -> None:
+    folder = os.environ.get("KIBITZ_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def snap() -> Callable[[Any, str], None]:
+    """``snap(page, name)``: a full-page screenshot when KIBITZ_SCREENSHOTS is set."""
+    return _snap

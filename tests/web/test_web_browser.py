@@ -7,10 +7,8 @@ Set KIBITZ_SCREENSHOTS=var/screens to keep screenshots of the pages visited.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,60 +20,10 @@ from replay import registry
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless=new",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 MARKER = "window.__kibitzNoReload"
 #: a ceiling for a slow machine (the worker polls the filesystem broker every second)
 VERIFY_TIMEOUT_MS = 120_000
 PASSWORD = "quiet-harbour-1842"
-
-
-@pytest.fixture(autouse=True)
-def _orm_beside_playwright(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Playwright's sync API runs an event loop in this thread, which makes Django
-    refuse the tests' own (plain, synchronous) ORM calls.  Allowed for these tests
-    only: set for the whole process it would leak into other tests' subprocesses
-    (``check --deploy`` fails on it)."""
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-@pytest.fixture
-def browser(_orm_beside_playwright: None) -> Iterator[Any]:
-    executable = shutil.which("chromium")
-    if executable is None:
-        pytest.skip("Debian's Chromium is not installed: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
-
-
-def _snap(page: Any, name: str) -> None:
-    folder = os.environ.get("KIBITZ_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
 def _mark(page: Any) -> None:
@@ -87,7 +35,11 @@ def _not_reloaded(page: Any) -> bool:
 
 
 def test_arrow_keys_step_the_replay_without_reloading(
-    page: Any, browser: Any, live_server: Any, game_factory: Callable[..., Game]
+    page: Any,
+    browser: Any,
+    live_server: Any,
+    game_factory: Callable[..., Game],
+    snap: Callable[..., None],
 ) -> None:
     from playwright.sync_api import expect
 
@@ -102,7 +54,7 @@ def test_arrow_keys_step_the_replay_without_reloading(
     expect(frame).to_have_attribute("data-step", "3")
     expect(page).to_have_url(re.compile(r"\?step=3$"))
     expect(page.locator("#moves li.current")).to_have_attribute("data-step", "3")
-    _snap(page, "game-step-3")
+    snap(page, "game-step-3")
 
     server = browser.new_page()
     server.goto(f"{url}?step=3")
@@ -125,7 +77,12 @@ def test_arrow_keys_step_the_replay_without_reloading(
 
 @pytest.mark.parametrize("game_id", sorted(registry.games()))
 def test_every_game_replays_with_the_keys_and_permalinks(
-    page: Any, browser: Any, live_server: Any, game_factory: Callable[..., Game], game_id: str
+    page: Any,
+    browser: Any,
+    live_server: Any,
+    game_factory: Callable[..., Game],
+    game_id: str,
+    snap: Callable[..., None],
 ) -> None:
     from playwright.sync_api import expect
 
@@ -140,7 +97,7 @@ def test_every_game_replays_with_the_keys_and_permalinks(
         page.keyboard.press("ArrowRight")
     expect(frame).to_have_attribute("data-step", "4")
     expect(page).to_have_url(re.compile(r"\?step=4$"))
-    _snap(page, f"{game_id}-step-4")
+    snap(page, f"{game_id}-step-4")
     permalink = browser.new_page()
     permalink.goto(f"{url}?step=4")
     assert page.inner_text("#replay-view") == permalink.inner_text("#replay-view")
@@ -148,14 +105,14 @@ def test_every_game_replays_with_the_keys_and_permalinks(
     page.keyboard.press("End")
     expect(frame).to_have_attribute("data-step", str(last))
     expect(page.locator("#moves li.current")).to_have_attribute("data-step", str(last))
-    _snap(page, f"{game_id}-end")
+    snap(page, f"{game_id}-end")
     page.keyboard.press("Home")
     expect(frame).to_have_attribute("data-step", "0")
     assert _not_reloaded(page)
 
 
 def test_a_knizia_match_page_links_each_score_to_its_game(
-    page: Any, live_server: Any, upload_factory: Callable[..., Any]
+    page: Any, live_server: Any, upload_factory: Callable[..., Any], snap: Callable[..., None]
 ) -> None:
     import random
 
@@ -173,7 +130,7 @@ def test_a_knizia_match_page_links_each_score_to_its_game(
     page.locator("#match-link").click()
     expect(page.locator("#match-status")).to_have_text("complete")
     expect(page.locator("#scoresheet tbody tr")).to_have_count(3)
-    _snap(page, "knizia-match")
+    snap(page, "knizia-match")
     page.locator("#scoresheet tbody tr").nth(2).locator("td a").first.click()
     expect(page).to_have_url(re.compile(rf"/games/{upload.games.get(round=3).pk}/$"))
 
@@ -216,7 +173,11 @@ def test_filter_form_narrows_the_game_list(
 
 
 def test_golden_path_sign_up_upload_watch_verify_and_replay(
-    page: Any, live_server: Any, celery_worker_process: Any, tmp_path: Path
+    page: Any,
+    live_server: Any,
+    celery_worker_process: Any,
+    tmp_path: Path,
+    snap: Callable[..., None],
 ) -> None:
     from playwright.sync_api import expect
 
@@ -252,7 +213,7 @@ def test_golden_path_sign_up_upload_watch_verify_and_replay(
         upload_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
         expect(page.locator("#upload-status")).to_have_text(UploadStatus.PENDING)
         _mark(page)
-        _snap(page, "upload-pending")
+        snap(page, "upload-pending")
     finally:
         celery_app.control.add_consumer(worker.queue, destination=[worker.name], reply=True)
     status = page.locator("#upload-status")
@@ -271,7 +232,7 @@ def test_golden_path_sign_up_upload_watch_verify_and_replay(
     expect(page.locator('[data-count="verified"]')).to_have_text(str(count))
     expect(page.locator("#upload-busy")).to_be_hidden()
     assert page.evaluate("document.getElementById('upload-progress').value") == count
-    _snap(page, "upload-done")
+    snap(page, "upload-done")
     assert Game.objects.filter(upload_id=upload_id, status=GameStatus.VERIFIED).count() == count
 
     rows.first.locator("a").click()
@@ -285,4 +246,4 @@ def test_golden_path_sign_up_upload_watch_verify_and_replay(
     page.keyboard.press("End")
     expect(page.locator(".pierce .state")).to_contain_text("game over")
     assert _not_reloaded(page)
-    _snap(page, "game-end")
+    snap(page, "game-end")

@@ -11,11 +11,9 @@ table data of each step, never written out by hand.
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 import re
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from html import unescape
 from pathlib import Path
 from typing import Any
@@ -443,47 +441,14 @@ def test_player_names_are_escaped_on_the_hand_and_match_pages(
 
 # --- in a browser --------------------------------------------------------------------
 
-CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--no-first-run"]
-
-
-@pytest.fixture
-def browser_page(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """A Chromium page (Debian's, through Playwright); JavaScript errors fail the test.
-    The ORM beside Playwright's event loop is allowed for this test only."""
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    executable = shutil.which("chromium")
-    if executable is None:
-        pytest.skip("Debian's Chromium is not installed: apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        context = chromium.new_context(viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(15_000)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        yield page
-        context.close()
-        chromium.close()
-        assert not errors, f"JavaScript errors: {errors}"
-
-
-def _snap(page: Any, name: str) -> None:
-    folder = os.environ.get("KIBITZ_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
-
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_arrow_keys_step_a_wild_escape_hand_and_the_trick_follows(
-    browser_page: Any, live_server: Any, upload_factory: Callable[..., Any]
+    page: Any, live_server: Any, upload_factory: Callable[..., Any], snap: Callable[..., None]
 ) -> None:
     from playwright.sync_api import expect
 
-    page = browser_page
     games = _match(upload_factory)
     game = games[1]
     steps = game_steps(game=game)
@@ -493,7 +458,7 @@ def test_arrow_keys_step_a_wild_escape_hand_and_the_trick_follows(
     page.evaluate("window.__kibitzNoReload = true")
     frame = page.locator("#replay-view .replay-frame")
     expect(page.locator("details.we-tribute")).to_have_attribute("open", "")
-    _snap(page, "wild-tribute")
+    snap(page, "wild-tribute")
     for _ in range(opens):
         page.keyboard.press("ArrowRight")
     expect(frame).to_have_attribute("data-step", str(opens))
@@ -511,7 +476,7 @@ def test_arrow_keys_step_a_wild_escape_hand_and_the_trick_follows(
         page.keyboard.press("ArrowRight")
     expect(frame).to_have_attribute("data-step", str(mid))
     expect(plays).to_have_count(len(steps[mid].table["trick"]["plays"]))
-    _snap(page, "wild-mid-hand")
+    snap(page, "wild-mid-hand")
     permalink = page.context.new_page()
     permalink.goto(f"{url}?step={mid}")
     assert page.inner_text("#replay-view") == permalink.inner_text("#replay-view")
@@ -521,16 +486,16 @@ def test_arrow_keys_step_a_wild_escape_hand_and_the_trick_follows(
     expect(page.locator("#replay-view .we-outcome")).to_contain_text(
         steps[-1].table["result"]["outcome"]
     )
-    _snap(page, "wild-end")
+    snap(page, "wild-end")
     page.set_viewport_size({"width": 390, "height": 844})
     page.keyboard.press("Home")
     expect(frame).to_have_attribute("data-step", "0")
     for _ in range(mid):
         page.keyboard.press("ArrowRight")
     expect(frame).to_have_attribute("data-step", str(mid))
-    _snap(page, "wild-phone")
+    snap(page, "wild-phone")
     assert bool(page.evaluate("window.__kibitzNoReload === true"))
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{live_server.url}/matches/{game.event_id}/{game.match}/")
     expect(page.locator("#scoresheet tbody tr")).to_have_count(len(games))
-    _snap(page, "wild-match")
+    snap(page, "wild-match")
