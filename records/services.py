@@ -9,9 +9,10 @@ from __future__ import annotations
 import glob
 import hashlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -53,9 +54,9 @@ def upload_create(
     as a pending upload and, once the transaction commits, send it to a worker.
 
     Raises ValidationError for an unknown visibility, an empty file or one larger than
-    KIBITZ_UPLOAD_MAX_BYTES (checked before anything is stored).  Cost: one streaming
-    pass to hash, one to store.  ``enqueue=False`` leaves verification to the caller
-    (``import_kgn --now``, ``demo_setup``).
+    KIBITZ_UPLOAD_MAX_BYTES or a per-file limit (checked before anything is stored).
+    Cost: one streaming pass to hash and check, one to store.  ``enqueue=False``
+    leaves verification to the caller (``import_kgn --now``, ``demo_setup``).
     """
     if visibility not in Visibility.values:
         raise ValidationError(
@@ -70,18 +71,9 @@ def upload_create(
     declared = _file_size(file)
     if declared is not None and declared > limit:
         raise too_big
-    digest = hashlib.sha256()
-    size = 0
-    file.seek(0)
-    for chunk in file.chunks():
-        size += len(chunk)
-        if size > limit:
-            raise too_big
-        digest.update(chunk)
+    digest, size = _read_checked(file, limit=limit, too_big=too_big)
     if size == 0:
         raise ValidationError("the file is empty", code="empty")
-    file.seek(0)
-    _check_limits(file)
     file.seek(0)
     original = Path(name or file.name or "upload.kgn").name[:255] or "upload.kgn"
 
@@ -106,19 +98,36 @@ def upload_create(
     return upload
 
 
-def _check_limits(file: File) -> None:
-    """Refuse a plain KGN file over the per-file limits before it is stored (a .kgn.gz
-    or .zip is checked file by file when it is unpacked, before verification)."""
+def _read_checked(file: File, *, limit: int, too_big: ValidationError) -> tuple[Any, int]:
+    """One streaming pass over the file: its SHA-256 and size, refusing it past
+    ``limit`` bytes and, for a plain KGN file, past the per-file limits (a .kgn.gz or
+    .zip is checked file by file when it is unpacked, before verification)."""
+    digest = hashlib.sha256()
+    size = 0
+
+    def counted(pieces: Iterable[bytes]) -> Iterator[bytes]:
+        nonlocal size
+        for piece in pieces:
+            size += len(piece)
+            if size > limit:
+                raise too_big
+            digest.update(piece)
+            yield piece
+
+    file.seek(0)
     head = file.read(4)
     file.seek(0)
     if head.startswith((GZIP_MAGIC, ZIP_MAGIC)):
-        return
+        for _ in counted(file.chunks()):
+            pass
+        return digest, size
     limits = file_limits()
     try:
-        for _ in split(lines_of(file, limits), 1_000_000, limits):
+        for _ in split(counted(lines_of(file, limits)), 1_000_000, limits):
             pass
     except LimitError as exc:
         raise ValidationError(str(exc), code="over_limit") from None
+    return digest, size
 
 
 def _enqueue_verify(upload_id: int) -> None:
