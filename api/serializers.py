@@ -7,7 +7,7 @@ from typing import Any
 from django.urls import reverse
 from rest_framework import serializers
 
-from records.models import Game, Seat, Upload, Visibility
+from records.models import Game, Record, Seat, Upload, Visibility
 from records.selectors import upload_progress
 
 
@@ -29,9 +29,12 @@ class SeatOutput(serializers.ModelSerializer[Seat]):
 
 
 class GameListOutput(serializers.ModelSerializer[Game]):
-    event = serializers.CharField(source="event.name", allow_null=True, default=None)
+    """A game once, however many records hold it; ``event`` and ``date`` are those of
+    the first record the caller may see (``records.selectors.with_labels``)."""
+
+    event = serializers.CharField(source="shown_event", allow_null=True, default=None)
+    date = serializers.CharField(source="shown_date", allow_null=True, default=None)
     players = serializers.ListField(child=serializers.CharField())
-    error = serializers.DictField(allow_null=True)
     url = serializers.SerializerMethodField()
 
     class Meta:
@@ -42,76 +45,127 @@ class GameListOutput(serializers.ModelSerializer[Game]):
             "game",
             "status",
             "event",
-            "site",
             "date",
-            "round",
-            "match",
             "players",
             "num_actions",
             "result",
             "winners",
-            "error",
-            "upload",
-            "index",
+            "identity",
+            "engine",
         ]
 
     def get_url(self, game: Game) -> str:
         return game_api_url(self.context, game.pk)
 
 
-class GameDetailOutput(GameListOutput):
+class RecordOutput(serializers.ModelSerializer[Record]):
+    """One record of a game: where it is and what it says (its own verdict)."""
+
+    upload = serializers.IntegerField(source="upload_id")
+    event = serializers.CharField(source="upload.event.name", allow_null=True, default=None)
+    error = serializers.DictField(allow_null=True)
     tags = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+
+    class Meta:
+        model = Record
+        fields = [
+            "id",
+            "upload",
+            "index",
+            "event",
+            "site",
+            "date",
+            "match",
+            "round",
+            "tags",
+            "status",
+            "error",
+            "first_line",
+            "last_line",
+            "engine",
+            "created_at",
+        ]
+
+
+class GameDetailOutput(GameListOutput):
+    """A game with the record shown (``?record=``, else the first the caller may see)
+    and every record of it the caller may see."""
+
+    event = serializers.SerializerMethodField()
+    date = serializers.SerializerMethodField()
     seats = SeatOutput(many=True)
     actions = serializers.SerializerMethodField()
+    record = serializers.SerializerMethodField()
+    records = serializers.SerializerMethodField()
 
     class Meta(GameListOutput.Meta):
         fields = [
             *GameListOutput.Meta.fields,
-            "tags",
             "seats",
             "actions",
             "facts",
-            "identity",
-            "first_line",
-            "last_line",
             "created_at",
             "verified_at",
+            "record",
+            "records",
         ]
 
     def get_actions(self, game: Game) -> list[dict[str, object]]:
         return self.context["actions"]
 
+    def get_event(self, game: Game) -> str | None:
+        event = self.context["record"].upload.event
+        return event.name if event is not None else None
+
+    def get_date(self, game: Game) -> str:
+        return str(self.context["record"].date)
+
+    def get_record(self, game: Game) -> dict[str, Any]:
+        return RecordOutput(self.context["record"], context=self.context).data
+
+    def get_records(self, game: Game) -> list[dict[str, Any]]:
+        return RecordOutput(self.context["records"], many=True, context=self.context).data
+
 
 class UploadInput(serializers.Serializer[Any]):
     file = serializers.FileField(allow_empty_file=False)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
+    # one of the caller's events, by id, or a name (their event of that name, created
+    # if they have none); neither: the first record's Event tag names it
+    event = serializers.IntegerField(required=False, min_value=1)
+    event_name = serializers.CharField(required=False, max_length=200, allow_blank=True)
 
 
-class UploadRecordOutput(serializers.ModelSerializer[Game]):
-    game_id = serializers.IntegerField(source="id")
-    players = serializers.ListField(child=serializers.CharField())
+class UploadRecordOutput(serializers.ModelSerializer[Record]):
+    record_id = serializers.IntegerField(source="id")
+    game_id = serializers.IntegerField(source="game.id")
+    game = serializers.CharField(source="game.game")
+    players = serializers.ListField(source="game.players", child=serializers.CharField())
+    result = serializers.JSONField(source="game.result")
     error = serializers.DictField(allow_null=True)
     file = serializers.CharField(source="part_name")
     file_index = serializers.IntegerField(source="part_index", allow_null=True)
     url = serializers.SerializerMethodField()
 
     class Meta:
-        model = Game
+        model = Record
         fields = [
             "index",
             "file",
             "file_index",
+            "record_id",
             "game_id",
             "game",
             "status",
+            "duplicate",
             "players",
             "result",
             "error",
             "url",
         ]
 
-    def get_url(self, game: Game) -> str:
-        return game_api_url(self.context, game.pk)
+    def get_url(self, record: Record) -> str:
+        return game_api_url(self.context, record.game_id)
 
 
 class UploadOutput(serializers.ModelSerializer[Upload]):
@@ -121,6 +175,7 @@ class UploadOutput(serializers.ModelSerializer[Upload]):
     counts = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
     records = serializers.SerializerMethodField()
+    event = serializers.SerializerMethodField()
 
     class Meta:
         model = Upload
@@ -133,6 +188,7 @@ class UploadOutput(serializers.ModelSerializer[Upload]):
             "finished_at",
             "counts",
             "progress",
+            "event",
             "notes",
             "records",
         ]
@@ -143,7 +199,12 @@ class UploadOutput(serializers.ModelSerializer[Upload]):
             "verified": upload.records_verified,
             "rejected": upload.records_rejected,
             "incomplete": upload.records_incomplete,
+            "duplicates": upload.records_duplicate,
         }
+
+    def get_event(self, upload: Upload) -> dict[str, Any] | None:
+        event = upload.event
+        return {"id": event.pk, "name": event.name} if event is not None else None
 
     def get_progress(self, upload: Upload) -> dict[str, Any]:
         return upload_progress(upload=upload)

@@ -18,8 +18,17 @@ from rest_framework.views import APIView
 from api.pagination import Pagination
 from api.renderers import KgnRenderer
 from api.serializers import GameDetailOutput, GameListOutput, UploadInput, UploadOutput
-from records.selectors import game_actions, game_get, game_list, upload_get, upload_records
-from records.services import upload_create
+from records.selectors import (
+    game_actions,
+    game_get,
+    game_list,
+    game_record,
+    game_records,
+    upload_get,
+    upload_records,
+    with_labels,
+)
+from records.services import event_pick, upload_create
 
 _HTML = [BrowsableAPIRenderer] if settings.DEBUG else []
 
@@ -28,8 +37,8 @@ class GameListApi(APIView):
     """GET /api/games/?game=&player=&event=&status=&q=&page="""
 
     def get(self, request: Request) -> Response:
-        games = game_list(user=request.user, filters=request.query_params).prefetch_related(
-            "seats__player"
+        games = with_labels(
+            game_list(user=request.user, filters=request.query_params), user=request.user
         )
         paginator = Pagination()
         page = paginator.paginate_queryset(games, request, view=self)
@@ -38,36 +47,46 @@ class GameListApi(APIView):
 
 
 class GameDetailApi(APIView):
-    """GET /api/games/{id}/ as JSON, or the canonical record with ?format=kgn or
-    Accept: application/x-kgn."""
+    """GET /api/games/{id}/[?record=N] as JSON, or the canonical record with
+    ?format=kgn or Accept: application/x-kgn (record N's, else the first record the
+    caller may see)."""
 
     renderer_classes = [JSONRenderer, KgnRenderer, *_HTML]
 
     def get(self, request: Request, pk: int) -> Response:
         game = game_get(user=request.user, pk=pk)
+        record = game_record(user=request.user, game=game, pk=request.query_params.get("record"))
         if isinstance(request.accepted_renderer, KgnRenderer):
-            if not game.canonical:
+            if not record.canonical:
                 raise NotFound(
-                    f"record {game.index} of its upload could not be read, so it has no "
+                    f"record {record.index} of its upload could not be read, so it has no "
                     "canonical KGN (its error says why)"
                 )
-            return Response(game.canonical)
-        context = {"request": request, "actions": game_actions(game=game)}
+            return Response(record.canonical)
+        context = {
+            "request": request,
+            "actions": game_actions(record=record),
+            "record": record,
+            "records": game_records(user=request.user, game=game),
+        }
         return Response(GameDetailOutput(game, context=context).data)
 
 
 class UploadCreateApi(APIView):
-    """POST /api/uploads/ (multipart: file, visibility) -> 201 with the upload."""
+    """POST /api/uploads/ (multipart: file, visibility, event or event_name) -> 201
+    with the upload."""
 
     permission_classes = [IsAuthenticated]
 
     def post(self, request: Request) -> Response:
         payload = UploadInput(data=request.data)
         payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        event = event_pick(
+            owner=request.user, event_id=data.get("event"), name=data.get("event_name")
+        )
         upload = upload_create(
-            owner=request.user,
-            file=payload.validated_data["file"],
-            visibility=payload.validated_data["visibility"],
+            owner=request.user, file=data["file"], visibility=data["visibility"], event=event
         )
         data = UploadOutput(upload, context={"request": request, "records": []}).data
         location = reverse("api:upload-detail", kwargs={"pk": upload.pk})

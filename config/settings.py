@@ -254,11 +254,19 @@ CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_broker_options(CELERY_FILESYSTEM_DIR)
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "kibitz")
+# Long work (verifying batches, re-verifying) goes to its own queue, so that scans and
+# the sweep never wait behind it; empty: "<default queue>.ingest" (config.celery.route).
+# Every worker names its queues: celery -A config worker -Q kibitz,kibitz.ingest
+KIBITZ_INGEST_QUEUE = env_str("KIBITZ_INGEST_QUEUE", "")
+CELERY_TASK_ROUTES = ("config.celery.route",)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 600, minimum=10)
 CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 5
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a batch is long: never hold one back from another worker
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int(  # KiB; a prefork child past it is replaced
+    "CELERY_WORKER_MAX_MEMORY_PER_CHILD", 400_000, minimum=50_000
+)
 CELERY_TASK_IGNORE_RESULT = True  # verdicts live in the database; no result backend
 CELERY_RESULT_BACKEND = None
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

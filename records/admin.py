@@ -1,18 +1,72 @@
-"""Admin pages for the archive (staff see every upload, public or private)."""
+"""Admin pages for the archive (staff see every upload, public or private).
 
-from django.contrib import admin
+Staff merge player aliases here: select the names that are one person and run
+"Merge into one player" (``records.players.player_merge``).
+"""
 
-from records.models import Event, Game, Player, Seat, Upload
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+
+from records.models import Event, Game, Player, Record, Reverify, ReverifyChange, Seat, Upload
+from records.players import player_merge
 
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    search_fields = ["name"]
+    list_display = ["name", "owner", "created_at"]
+    search_fields = ["name", "owner__username"]
+    raw_id_fields = ["owner"]
+
+
+class MergeForm(forms.Form):
+    target = forms.ModelChoiceField(queryset=Player.objects.none(), label="Keep as")
+
+    def __init__(self, *args: object, players: QuerySet[Player], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["target"].queryset = players  # type: ignore[attr-defined]
+
+
+@admin.action(description="Merge into one player")
+def merge_players(
+    modeladmin: PlayerAdmin, request: HttpRequest, queryset: QuerySet[Player]
+) -> HttpResponse | None:
+    players = queryset.filter(merged_into__isnull=True)
+    if players.count() < 2:
+        modeladmin.message_user(request, "Pick at least two players to merge.", messages.ERROR)
+        return None
+    if "apply" in request.POST:
+        form = MergeForm(request.POST, players=players)
+        if form.is_valid():
+            target = form.cleaned_data["target"]
+            moved = sum(player_merge(source=p, target=target).seats for p in players if p != target)
+            modeladmin.message_user(
+                request, f"Merged {players.count() - 1} name(s) into {target}: {moved} seats moved."
+            )
+            return None
+    else:
+        form = MergeForm(players=players)
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": "Merge players",
+        "form": form,
+        "players": players,
+        "action": "merge_players",
+        "opts": modeladmin.model._meta,
+    }
+    return TemplateResponse(request, "admin/records/merge_players.html", context)
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    search_fields = ["name"]
+    list_display = ["name", "key", "merged_into"]
+    search_fields = ["name", "key"]
+    raw_id_fields = ["merged_into"]
+    actions = [merge_players]
 
 
 @admin.register(Upload)
@@ -21,17 +75,19 @@ class UploadAdmin(admin.ModelAdmin):
         "id",
         "original_name",
         "owner",
+        "event",
         "visibility",
         "status",
         "records_found",
         "records_verified",
         "records_rejected",
         "records_incomplete",
+        "records_duplicate",
         "created_at",
     ]
     list_filter = ["status", "visibility"]
     search_fields = ["original_name", "sha256", "owner__username"]
-    raw_id_fields = ["owner"]
+    raw_id_fields = ["owner", "event"]
     readonly_fields = ["sha256", "size", "started_at", "finished_at"]
 
 
@@ -43,8 +99,27 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ["id", "game", "event", "players_text", "status", "upload", "index"]
-    list_filter = ["status", "game"]
-    search_fields = ["players_text", "event__name", "site", "identity"]
-    raw_id_fields = ["upload", "event"]
+    list_display = ["id", "game", "players_text", "status", "public", "engine", "created_at"]
+    list_filter = ["status", "game", "public"]
+    search_fields = ["players_text", "identity"]
     inlines = [SeatInline]
+
+
+@admin.register(Record)
+class RecordAdmin(admin.ModelAdmin):
+    list_display = ["id", "upload", "index", "game", "status", "duplicate", "engine"]
+    list_filter = ["status", "duplicate"]
+    search_fields = ["event_tag", "site", "match"]
+    raw_id_fields = ["upload", "game"]
+
+
+class ReverifyChangeInline(admin.TabularInline):
+    model = ReverifyChange
+    extra = 0
+    raw_id_fields = ["record"]
+
+
+@admin.register(Reverify)
+class ReverifyAdmin(admin.ModelAdmin):
+    list_display = ["id", "created_at", "engine", "game", "status", "total", "checked", "changed"]
+    inlines = [ReverifyChangeInline]

@@ -44,6 +44,14 @@ class UploadForm(forms.Form):
         widget=forms.ClearableFileInput({"accept": UPLOAD_ACCEPT}),
         error_messages={"required": "Choose a .kgn file to upload."},
     )
+    event = forms.CharField(
+        label="Event",
+        required=False,
+        max_length=200,
+        help_text="One of your events, or a new name. Left empty, the first record's "
+        "Event tag names it.",
+        widget=forms.TextInput({"list": "event-options", "autocomplete": "off"}),
+    )
     visibility = forms.ChoiceField(
         label="Who can see it",
         choices=Visibility.choices,

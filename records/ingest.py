@@ -23,14 +23,14 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from records.models import (
@@ -39,15 +39,19 @@ from records.models import (
     Event,
     Game,
     GameStatus,
-    Player,
+    Record,
     Seat,
     Upload,
     UploadPart,
     UploadStatus,
+    Visibility,
 )
+from records.players import player_ids
 from records.unpack import UnpackError, unpack
+from replay import ENGINE_VERSION
+from replay.kgn.reader import decode, read_records
 from replay.kgn.split import LimitError, Limits, Span, lines_of, split
-from replay.pipeline import Checked, check_bytes, record_identity
+from replay.pipeline import Checked, check_bytes, game_status, raw_identity, record_identity
 
 logger = logging.getLogger(__name__)
 
@@ -63,10 +67,11 @@ class LeaseLost(Exception):
 
 @dataclass
 class _Row:
-    """One record's Game (unsaved) and its seats as (seat, letter, name, score, won)."""
+    """One record (unsaved), the game it holds (unsaved: stored only if its identity is
+    new) and that game's seats as (seat, letter, name, score, won)."""
 
+    record: Record
     game: Game
-    event_name: str | None
     seats: list[tuple[int, str, str, int | None, bool]] = field(default_factory=list)
 
 
@@ -124,8 +129,11 @@ def upload_scan(*, upload_id: int) -> list[int]:
     if unpacked.skipped:
         shown = ", ".join(unpacked.skipped[:10]) + (" …" if len(unpacked.skipped) > 10 else "")
         notes = f"skipped {len(unpacked.skipped)} file(s) that are not .kgn or .kgn.gz: {shown}"
+    event_id = upload.event_id or _event_from_first_record(upload, unpacked.parts, batches)
     with transaction.atomic():
-        Game.objects.filter(upload=upload).delete()  # an upload is verified afresh
+        held = list(Record.objects.filter(upload=upload).values_list("game_id", flat=True))
+        Record.objects.filter(upload=upload).delete()  # an upload is verified afresh
+        games_refresh(game_ids=held)
         Batch.objects.filter(upload=upload).delete()
         UploadPart.objects.filter(upload=upload).delete()
         UploadPart.objects.bulk_create(unpacked.parts)  # batches take their ids from here
@@ -135,10 +143,34 @@ def upload_scan(*, upload_id: int) -> list[int]:
             records_verified=0,
             records_rejected=0,
             records_incomplete=0,
+            records_duplicate=0,
             notes=notes[:2000],
+            event_id=event_id,
         )
     ids = Batch.objects.filter(upload=upload).order_by("number").values_list("id", flat=True)
     return list(ids)
+
+
+def _event_from_first_record(
+    upload: Upload, parts: Sequence[UploadPart], batches: Sequence[Batch]
+) -> int:
+    """The event of an upload that was given none: its owner's event named by the first
+    record's Event tag, else by the file's name (created if the owner has none yet)."""
+    name = ""
+    if batches:
+        first = batches[0]
+        with first.part.file.open("rb") as fh:
+            fh.seek(first.byte_start)
+            head = fh.read(min(first.byte_end - first.byte_start, 64 * 1024))
+        try:
+            raw = next(iter(read_records(decode(head))), None)
+        except Exception:  # a record that does not read names no event
+            raw = None
+        name = " ".join((raw.tag_value("Event") or "").split()) if raw is not None else ""
+    if not name:
+        name = upload.original_name.split(".")[0] or "Uploads"
+    event, _ = Event.objects.get_or_create(owner_id=upload.owner_id, name=name[:200])
+    return event.pk
 
 
 def file_limits() -> Limits:
@@ -220,7 +252,7 @@ def _verify_rows(batch: Batch) -> list[_Row]:
     at = Span(batch.first_index, batch.count, batch.byte_start, batch.byte_end, batch.first_line)
     now = timezone.now()
     rows = [
-        _row(checked, data, now=now, at=at, part=(part.name, part.index_offset))
+        verdict_row(checked, data, now=now, at=at, part=(part.name, part.index_offset))
         for checked in check_bytes(data)
     ]
     if len(rows) != batch.count and not batch.last:
@@ -241,13 +273,15 @@ def _commit(batch: Batch, token: str, rows: Sequence[_Row]) -> None:
     if not held.exists():
         raise LeaseLost()
     first = batch.first_index
-    Game.objects.filter(
+    span = Record.objects.filter(
         upload_id=batch.upload_id, index__gte=first, index__lt=first + len(rows)
-    ).delete()
+    )
+    span.delete()
     _store(batch.upload, rows)
+    duplicates = mark_duplicates(span)
     counts = dict.fromkeys(GameStatus.values, 0)
     for r in rows:
-        counts[r.game.status] += 1
+        counts[r.record.status] += 1
     now = timezone.now()
     Batch.objects.filter(pk=batch.pk).update(status=BatchStatus.DONE, finished_at=now, token="")
     Upload.objects.filter(pk=batch.upload_id).update(
@@ -255,67 +289,141 @@ def _commit(batch: Batch, token: str, rows: Sequence[_Row]) -> None:
         records_verified=F("records_verified") + counts[GameStatus.VERIFIED],
         records_rejected=F("records_rejected") + counts[GameStatus.REJECTED],
         records_incomplete=F("records_incomplete") + counts[GameStatus.INCOMPLETE],
+        records_duplicate=F("records_duplicate") + duplicates,
     )
     if (
         not Batch.objects.filter(upload_id=batch.upload_id)
         .exclude(status=BatchStatus.DONE)
         .exists()
     ):
+        # every other batch has committed: count the duplicates again, exactly (two
+        # batches holding the same game could not see each other's records)
+        exact = mark_duplicates(Record.objects.filter(upload_id=batch.upload_id))
         Upload.objects.filter(pk=batch.upload_id, status=UploadStatus.PROCESSING).update(
-            status=UploadStatus.DONE, finished_at=now
+            status=UploadStatus.DONE, finished_at=now, records_duplicate=exact
         )
 
 
 def _store(upload: Upload, rows: Sequence[_Row]) -> None:
-    """Write rows as games, with their seats, events and players."""
-    events = _ids_by_name(Event, {r.event_name for r in rows if r.event_name})
-    players = _ids_by_name(Player, {s[2] for r in rows for s in r.seats})
-    games = []
+    """Write rows as records, each attached to its game: a game whose identity is new
+    is created with its seats; one already stored is shared."""
+    games = _game_ids([r.game for r in rows])
     for r in rows:
-        r.game.upload = upload
-        r.game.event_id = events.get(r.event_name) if r.event_name else None
-        games.append(r.game)
-    Game.objects.bulk_create(games, batch_size=500)
-    indexes = [r.game.index for r in rows]
-    game_ids = dict(
-        Game.objects.filter(upload=upload, index__in=indexes).values_list("index", "id")
-    )
+        r.record.upload = upload
+        r.record.game_id = games[r.game.identity]
+    Record.objects.bulk_create([r.record for r in rows], batch_size=500)
+    _store_seats(rows, games)
+    if upload.visibility == Visibility.PUBLIC:
+        Game.objects.filter(id__in=set(games.values()), public=False).update(public=True)
+
+
+def store_game(row: _Row, *, upload: Upload, replace: bool = False) -> int:
+    """The id of ``row``'s game, stored if its identity is new.  ``replace`` (a
+    re-verification) overwrites a stored game's verdict and seats with the row's."""
+    games = _game_ids([row.game])
+    game_id = games[row.game.identity]
+    if replace:
+        g = row.game
+        Game.objects.filter(pk=game_id).update(
+            status=g.status,
+            result=g.result,
+            winners=g.winners,
+            facts=g.facts,
+            engine=g.engine,
+            verified_at=g.verified_at,
+        )
+        Seat.objects.filter(game_id=game_id).delete()
+    _store_seats([row], games)
+    if upload.visibility == Visibility.PUBLIC:
+        Game.objects.filter(pk=game_id, public=False).update(public=True)
+    return game_id
+
+
+def _store_seats(rows: Sequence[_Row], games: dict[str, int]) -> None:
+    players = player_ids(sorted({s[2] for r in rows for s in r.seats}))
+    seats = {
+        (games[r.game.identity], seat): Seat(
+            game_id=games[r.game.identity],
+            seat=seat,
+            letter=letter,
+            player_id=players[name],
+            score=score,
+            won=won,
+        )
+        for r in rows
+        for seat, letter, name, score, won in r.seats
+    }
+    # a shared game has its seats already: those rows conflict and are skipped
     Seat.objects.bulk_create(
-        [
-            Seat(
-                game_id=game_ids[r.game.index],
-                seat=seat,
-                letter=letter,
-                player_id=players[name],
-                score=score,
-                won=won,
-            )
-            for r in rows
-            for seat, letter, name, score, won in r.seats
-        ],
-        batch_size=1000,
+        [seats[k] for k in sorted(seats)], ignore_conflicts=True, batch_size=1000
     )
+
+
+def _game_ids(games: Sequence[Game]) -> dict[str, int]:
+    """Ids of the games with these identities, creating those not stored yet (in
+    identity order, so that two workers never wait on each other in a cycle; a
+    conflict with a game another worker just stored is skipped and read back)."""
+    new = {g.identity: g for g in games}
+    Game.objects.bulk_create([new[k] for k in sorted(new)], ignore_conflicts=True, batch_size=500)
+    return dict(Game.objects.filter(identity__in=new).values_list("identity", "id"))
+
+
+def mark_duplicates(records: Any) -> int:
+    """Set ``duplicate`` on ``records`` (a Record queryset of one upload): true when an
+    earlier record of the same game (an earlier upload, or earlier in this one) is in an
+    upload the uploader may see; the number marked.  Nothing counts against a private
+    upload of someone else's, so the count reveals nothing the uploader cannot see."""
+    upload = records.values("upload_id").first()
+    if upload is None:
+        return 0
+    uploader = Upload.objects.select_related("owner").get(pk=upload["upload_id"]).owner
+    earlier = Record.objects.filter(game_id=OuterRef("game_id")).filter(
+        Q(upload_id__lt=OuterRef("upload_id"))
+        | Q(upload_id=OuterRef("upload_id"), index__lt=OuterRef("index"))
+    )
+    if not uploader.is_staff:
+        earlier = earlier.filter(
+            Q(upload__visibility=Visibility.PUBLIC) | Q(upload__owner_id=uploader.pk)
+        )
+    records.update(duplicate=Exists(earlier))
+    return int(records.filter(duplicate=True).count())
+
+
+def games_refresh(*, game_ids: Sequence[int]) -> None:
+    """After records were removed: games no record holds any more are deleted, and
+    ``public`` is set again from the records that remain."""
+    if not game_ids:
+        return
+    ids = set(game_ids)
+    Game.objects.filter(id__in=ids).exclude(
+        Exists(Record.objects.filter(game_id=OuterRef("pk")))
+    ).delete()
+    public = Record.objects.filter(game_id=OuterRef("pk"), upload__visibility=Visibility.PUBLIC)
+    Game.objects.filter(id__in=ids).update(public=Exists(public))
 
 
 # --- in one process ------------------------------------------------------------------
 
 
-def upload_verify(*, upload_id: int) -> None:
+def upload_verify(*, upload_id: int, on_batch: Callable[[int, int], None] | None = None) -> None:
     """Verify a pending upload here and now: scan it, then each batch in turn (no
     worker needed: ``import_kgn --now``, the demo, tests).  Does nothing when the
     upload is not pending.  An unexpected error marks the upload failed with the
-    reason; batches stored before it keep their verdicts."""
+    reason; batches stored before it keep their verdicts.  ``on_batch(done, total)``
+    is called after each batch (a progress bar)."""
     try:
         batch_ids = upload_scan(upload_id=upload_id)
     except Exception as exc:
         logger.exception("upload %s: scan failed", upload_id)
         _fail(upload_id, f"verification failed: {type(exc).__name__}: {exc}")
         return
-    for batch_id in batch_ids:
+    for done, batch_id in enumerate(batch_ids, start=1):
         try:
             batch_verify(batch_id=batch_id, worker="in-process", reraise=True)
         except Exception:
             return
+        if on_batch is not None:
+            on_batch(done, len(batch_ids))
 
 
 # --- the sweep -----------------------------------------------------------------------
@@ -376,15 +484,6 @@ def upload_sweep(*, now: datetime | None = None) -> list[int]:
 # --- rows ----------------------------------------------------------------------------
 
 
-def _ids_by_name(model: type[Event] | type[Player], names: set[str]) -> dict[str, int]:
-    """Ids for ``names``, creating the missing rows (safe against a concurrent worker
-    creating the same name: conflicts are ignored and the rows read back)."""
-    if not names:
-        return {}
-    model.objects.bulk_create([model(name=n) for n in names], ignore_conflicts=True)
-    return dict(model.objects.filter(name__in=names).values_list("name", "id"))
-
-
 def _clip(value: str | None, length: int) -> str:
     return (value or "")[:length]
 
@@ -401,10 +500,13 @@ def _int_or_none(value: str | None) -> int | None:
         return None
 
 
-def _row(checked: Checked, data: bytes, *, now: datetime, at: Span, part: tuple[str, int]) -> _Row:
-    """A record's verdict as an unsaved Game and its seats: its index that of the whole
-    upload, its lines those of its file (``at`` is the batch's place; ``part`` the
-    file's name and the number of the upload's records before it)."""
+def verdict_row(
+    checked: Checked, data: bytes, *, now: datetime, at: Span, part: tuple[str, int]
+) -> _Row:
+    """A record's verdict as an unsaved Record, the Game it holds and that game's
+    seats: its index that of the whole upload, its lines those of its file (``at`` is
+    the batch's place; ``part`` the file's name and the number of the upload's records
+    before it)."""
     shift = at.first_line - 1
     record, raw, verdict = checked.record, checked.raw, checked.verdict
     if record is not None:
@@ -427,36 +529,45 @@ def _row(checked: Checked, data: bytes, *, now: datetime, at: Span, part: tuple[
     if record is not None:
         try:
             identity = record_identity(record)
-        except Exception:  # identity is an index for de-duplication, never a verdict
+        except Exception:  # identity is a key for de-duplication, never a verdict
             logger.warning("record %s: no identity", checked.index, exc_info=True)
+    played = GameStatus(game_status(checked).value)
     game = Game(
-        index=checked.index + at.first_index - 1,
-        part_name=part[0][:255],
-        part_index=checked.index + at.first_index - 1 - part[1],
+        identity=identity or raw_identity(source),
         game=_clip(checked.game, 64),
+        players_text="; ".join(players),
+        num_players=len(players),
+        num_actions=num_actions,
+        status=played,
+        result=verdict.result_json(),
+        winners=list(outcome.winners) if outcome is not None else [],
+        facts=_json_safe(verdict.facts),
+        engine=ENGINE_VERSION,
+        created_at=now,
+        verified_at=now if played == GameStatus.VERIFIED else None,
+    )
+    index = checked.index + at.first_index - 1
+    row = Record(
+        index=index,
+        part_name=part[0][:255],
+        part_index=index - part[1],
         match=_clip(checked.tag_value("Match"), 200),
         round=_int_or_none(checked.tag_value("Round")),
         date=_clip(checked.tag_value("Date"), 32),
         site=_clip(checked.tag_value("Site"), 200),
+        event_tag=_clip(checked.tag_value("Event"), 200),
         tags=tags,
-        players_text="; ".join(players),
-        num_players=len(players),
-        num_actions=num_actions,
         canonical=checked.canonical or "",
         source=source,
         first_line=checked.first_line + shift,
         last_line=checked.last_line + shift,
         status=GameStatus(verdict.status.value),
-        result=verdict.result_json(),
-        winners=list(outcome.winners) if outcome is not None else [],
         error_line=error.pos.line + shift if error is not None else None,
         error_column=error.pos.column if error is not None else None,
         error_action=error.action if error is not None else None,
         error_message=error.message if error is not None else "",
-        facts=_json_safe(verdict.facts),
-        identity=identity,
+        engine=ENGINE_VERSION,
         created_at=now,
-        verified_at=now if verdict.status.value == GameStatus.VERIFIED else None,
     )
     seats = []
     for k, name in enumerate(players):
@@ -467,5 +578,4 @@ def _row(checked: Checked, data: bytes, *, now: datetime, at: Span, part: tuple[
             score = outcome.scores[k]
         won = outcome is not None and k in outcome.winners
         seats.append((k, chr(ord("A") + k), name, score, won))
-    event = _clip(checked.tag_value("Event"), 200) or None
-    return _Row(game=game, event_name=event, seats=seats)
+    return _Row(record=row, game=game, seats=seats)

@@ -1,10 +1,12 @@
 """Matches in the archive (NOTATION.md §7): scoresheets and verdicts, per viewer.
 
-A match is the games with the same Event and Match tags, ordered by Round.  Its
-verdict (complete, unfinished or broken, and where) is computed by the engine
-(``replay.matches``) from the stored games, every time a match is read: it is never
-stale, and it is computed over the games the viewer may see, so a private game in
-someone else's upload neither shows up in the scoresheet nor changes its verdict.
+A match is the records of one event (their uploads' event) with the same Match tag,
+ordered by Round, whichever uploads brought them.  Its verdict (complete, unfinished
+or broken, and where) is computed by the engine (``replay.matches``) from the stored
+records every time a match is read: it is never stale (a record that arrives or
+changes counts at once), and it is computed over the records the viewer may see, so a
+private record in someone else's upload neither shows up in the scoresheet nor
+changes its verdict.
 
 Team games (wild-escape) have no per-player scores: their rows say, per hand, the levels
 before it, the offense and trump, First, the tribute owed and the result, read from each
@@ -24,7 +26,7 @@ from typing import Any
 from django.db.models import Count, Max, Min, QuerySet
 from django.http import Http404
 
-from records.models import Event, Game, GameStatus
+from records.models import Event, Game, GameStatus, Record
 from records.selectors import stored_record
 from replay import registry
 from replay.matches import MatchEntry, MatchStatus, MatchVerdict, match_verdicts
@@ -63,17 +65,22 @@ class Hand:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One round of the scoresheet: a stored game, or a round that is missing."""
+    """One round of the scoresheet: a stored record (and its game), or a round that is
+    missing."""
 
     round: int
-    game: Game | None
+    record: Record | None
     cells: tuple[Cell, ...]
     first: str | None  # the name of the player who acted first, where the game has it
     hand: Hand | None = None  # team games: what the hand was played for
 
     @property
+    def game(self) -> Game | None:
+        return self.record.game if self.record is not None else None
+
+    @property
     def missing(self) -> bool:
-        return self.game is None
+        return self.record is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +111,9 @@ class Scoresheet:
         return next((names for team, names in self.teams if team == self.team_winner), ())
 
 
-def _outcome(game: Game) -> Outcome | None:
-    if game.status != GameStatus.VERIFIED or game.result is None:
+def _outcome(record: Record) -> Outcome | None:
+    game = record.game
+    if record.status != GameStatus.VERIFIED or game.result is None:
         return None
     winners = tuple(int(w) for w in game.winners or ())
     if isinstance(game.result, dict):
@@ -114,14 +122,15 @@ def _outcome(game: Game) -> Outcome | None:
     return Outcome(team_result=str(game.result), winners=winners)
 
 
-def _entry(game: Game, record: GameRecord | None) -> MatchEntry:
-    outcome = _outcome(game)
+def _entry(r: Record, record: GameRecord | None) -> MatchEntry:
+    outcome = _outcome(r)
+    event = r.upload.event
     return MatchEntry(
-        event=game.event.name if game.event else "",
-        match=game.match,
-        round=game.round,
-        game=game.game or None,
-        players=tuple(game.players) or None,
+        event=event.name if event is not None else "",
+        match=r.match,
+        round=r.round,
+        game=r.game.game or None,
+        players=tuple(r.game.players) or None,
         variant=record.variant if record is not None else None,
         verified=outcome is not None and record is not None,
         record=record,
@@ -129,39 +138,43 @@ def _entry(game: Game, record: GameRecord | None) -> MatchEntry:
     )
 
 
-def _games(user: Any, event: str, key: str) -> QuerySet[Game]:
-    qs = Game.objects.visible_to(user).filter(match=key)
+def _records(user: Any, event: str, key: str) -> QuerySet[Record]:
+    qs = Record.objects.visible_to(user).filter(match=key)
     if event == NO_EVENT:
-        qs = qs.filter(event__isnull=True)
+        qs = qs.filter(upload__event__isnull=True)
     elif event.isdigit():
-        qs = qs.filter(event_id=int(event))
+        qs = qs.filter(upload__event_id=int(event))
     else:
         return qs.none()
-    return qs.select_related("event").prefetch_related("seats__player").order_by("round", "pk")
+    return (
+        qs.select_related("upload__event", "game")
+        .prefetch_related("game__seats__player")
+        .order_by("round", "upload_id", "index")
+    )
 
 
 def match_sheet(*, user: Any, event: str, key: str) -> Scoresheet:
-    """The scoresheet and verdict of one match, over the games ``user`` may see.
+    """The scoresheet and verdict of one match, over the records ``user`` may see.
 
-    ``event`` is the Event's pk, or ``NO_EVENT`` for games without an Event tag.
-    Raises Http404 when the viewer sees no game of that match.
+    ``event`` is the Event's pk, or ``NO_EVENT`` for uploads in no event.  Raises
+    Http404 when the viewer sees no record of that match.
     """
-    games = list(_games(user, event, key))
-    if not games:
+    found = list(_records(user, event, key))
+    if not found:
         raise Http404("no such match")
-    records = {g.pk: stored_record(g) for g in games}
-    (verdict,) = match_verdicts(_entry(g, records[g.pk]) for g in games)
-    base = games[0]
-    rules = registry.get(base.game)
+    parsed = {r.pk: stored_record(r) for r in found}
+    (verdict,) = match_verdicts(_entry(r, parsed[r.pk]) for r in found)
+    base = found[0]
+    rules = registry.get(base.game.game)
     lowest_wins = rules is not None and rules.score_order == "low"
     team_game = rules is not None and rules.result_kind == "team"
-    players = tuple(base.players)
+    players = tuple(base.game.players)
     column = {name: k for k, name in enumerate(players)}
     totals: list[int | None] = [None] * len(players)
     rows: list[Row] = []
-    by_round: dict[int, list[Game]] = {}
-    for g in games:
-        by_round.setdefault(g.round or 0, []).append(g)
+    by_round: dict[int, list[Record]] = {}
+    for r in found:
+        by_round.setdefault(r.round or 0, []).append(r)
     top = max(by_round)
     length = rules.match_length(players=len(players)) if rules is not None else None
     for rnd in range(1, max(top, length or 0) + 1):
@@ -169,28 +182,32 @@ def match_sheet(*, user: Any, event: str, key: str) -> Scoresheet:
             blank = tuple(Cell(None, totals[k], False, None) for k in range(len(players)))
             rows.append(Row(rnd, None, blank, None))
             continue
-        for g in by_round[rnd]:
+        for r in by_round[rnd]:
             cells: list[Cell | None] = [None] * len(players)
-            for seat in g.seats.all():
-                k = column.get(seat.player.name)
+            names = r.game.players
+            for seat in r.game.seats.all():
+                # the name as this game's record wrote it (one player may be written
+                # differently in two games; the column follows the first game's names)
+                name = names[seat.seat] if seat.seat < len(names) else seat.player.name
+                k = column.get(name)
                 if k is None:
                     continue
-                if seat.score is not None and g.status == GameStatus.VERIFIED:
+                if seat.score is not None and r.status == GameStatus.VERIFIED:
                     totals[k] = (totals[k] or 0) + seat.score
                 cells[k] = Cell(seat.score, totals[k], seat.won, seat.letter)
             filled = tuple(c or Cell(None, totals[k], False, None) for k, c in enumerate(cells))
-            first = _first_name(g, records[g.pk])
-            hand = _hand(g, records[g.pk]) if team_game else None
-            rows.append(Row(rnd, g, filled, first, hand))
-    rows.extend(Row(0, g, (), None) for g in by_round.get(0, ()))  # no valid Round tag
+            first = _first_name(r.game, parsed[r.pk])
+            hand = _hand(r, parsed[r.pk]) if team_game else None
+            rows.append(Row(rnd, r, filled, first, hand))
+    rows.extend(Row(0, r, (), None) for r in by_round.get(0, ()))  # no valid Round tag
     scored = [t for t in totals if t is not None]
     best = (min(scored) if lowest_wins else max(scored)) if scored else None
     winners = tuple(k for k, t in enumerate(totals) if best is not None and t == best)
     return Scoresheet(
-        event=base.event,
+        event=base.upload.event,
         key=key,
-        game=base.game,
-        title=rules.title if rules is not None else base.game,
+        game=base.game.game,
+        title=rules.title if rules is not None else base.game.game,
         players=players,
         rows=tuple(rows),
         totals=tuple(totals),
@@ -199,7 +216,7 @@ def match_sheet(*, user: Any, event: str, key: str) -> Scoresheet:
         lowest_wins=lowest_wins,
         length=length,
         team_game=team_game,
-        teams=_teams(base, records[base.pk]) if team_game else (),
+        teams=_teams(base.game, parsed[base.pk]) if team_game else (),
         team_winner=_team_winner(rows) if verdict.status == MatchStatus.COMPLETE else None,
     )
 
@@ -216,14 +233,15 @@ def _start_table(game: Game, record: GameRecord | None) -> dict[str, Any] | None
     return rules.table(state)
 
 
-def _hand(game: Game, record: GameRecord | None) -> Hand | None:
+def _hand(r: Record, record: GameRecord | None) -> Hand | None:
+    game = r.game
     rules = registry.get(game.game)
     if rules is None or rules.result_kind != "team":
         return None  # another game's record in this match (the verdict says it breaks)
     table = _start_table(game, record)
     if table is None or record is None:
         return None
-    outcome = _outcome(game)
+    outcome = _outcome(r)
     winning = None
     if outcome is not None and outcome.winners:
         winning = table["team_of"].get(seat_letter(outcome.winners[0]))
@@ -266,14 +284,14 @@ def _first_name(game: Game, record: GameRecord | None) -> str | None:
     return players[record.first] if record.first < len(players) else None
 
 
-def match_list(*, user: Any) -> QuerySet[Game]:
-    """The matches ``user`` can see: rows of ``{"event", "event__name", "match",
-    "game", "rounds", "last_round", "first_date"}``, newest event first."""
+def match_list(*, user: Any) -> QuerySet[Record]:
+    """The matches ``user`` can see: rows of ``{"upload__event", "upload__event__name",
+    "match", "game__game", "rounds", "last_round", "first_date"}``, newest event first."""
     return (
-        Game.objects.visible_to(user)
+        Record.objects.visible_to(user)
         .exclude(match="")
         .order_by()
-        .values("event", "event__name", "match", "game")
+        .values("upload__event", "upload__event__name", "match", "game__game")
         .annotate(rounds=Count("id"), last_round=Max("round"), first_date=Min("date"))
-        .order_by("-event", "match")
+        .order_by("-upload__event", "match")
     )

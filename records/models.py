@@ -1,8 +1,11 @@
-"""The archive: uploads of KGN files and the games (with seats) their records became.
+"""The archive: uploads of KGN files, their records, and the games (with seats) the
+records hold.  A game is stored once (by identity); each record of it in an upload is
+a :class:`Record` (an occurrence) with its own tags, position and verdict.
 
-Who may see what is decided in one place, ``visible_to(user)`` on the Upload and Game
-querysets: public uploads (and their games) are visible to everyone, private ones to
-their owner and to staff.  Every page, API call and export starts from it.
+Who may see what is decided in one place, ``visible_to(user)`` on the Upload, Record
+and Game querysets: public uploads (and their records and games) are visible to
+everyone, private ones to their owner and to staff; a game is visible while one
+record of it is.  Every page, API call and export starts from it.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 
@@ -60,28 +63,63 @@ class UploadQuerySet(models.QuerySet["Upload"]):
         return self.all() if q is None else self.filter(q)
 
 
-class GameQuerySet(models.QuerySet["Game"]):
-    def visible_to(self, user: Any) -> GameQuerySet:
-        """Games of the uploads ``user`` may see (a join on the upload, one query)."""
+class RecordQuerySet(models.QuerySet["Record"]):
+    def visible_to(self, user: Any) -> RecordQuerySet:
+        """Records of the uploads ``user`` may see (a join on the upload, one query)."""
         q = _visible_q(user, "upload__")
         return self.all() if q is None else self.filter(q)
 
 
+class GameQuerySet(models.QuerySet["Game"]):
+    def visible_to(self, user: Any) -> GameQuerySet:
+        """Games held by at least one upload ``user`` may see: public games (``public``
+        is kept true while a public upload holds the game) and, for a signed-in user,
+        the games of their own uploads."""
+        if user is not None and user.is_authenticated and user.is_staff:
+            return self.all()
+        q = Q(public=True)
+        if user is not None and user.is_authenticated:
+            own = Record.objects.filter(game=OuterRef("pk"), upload__owner=user)
+            q |= Exists(own)
+        return self.filter(q)
+
+
+def normalise_name(name: str) -> str:
+    """A player's identity key: spaces collapsed, case folded ("  Ann  LEE" -> "ann lee")."""
+    return " ".join(name.split()).casefold()
+
+
 class Event(models.Model):
-    name = models.CharField(max_length=200, unique=True)
+    """An organiser's event: uploads go into one of their owner's events."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="events"
+    )
+    name = models.CharField(max_length=200)
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["name"]
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "name"], name="event_owner_name_unique"),
+        ]
 
     def __str__(self) -> str:
         return self.name
 
 
 class Player(models.Model):
-    name = models.CharField(max_length=100, unique=True)  # unique = indexed
+    """A player identity: every name whose normalised form is ``key``.  A player that
+    staff merged into another (an alias) has ``merged_into`` set and no seats."""
+
+    name = models.CharField(max_length=100)  # as first written
+    key = models.CharField(max_length=100, unique=True)  # normalise_name(name)
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="aliases"
+    )
 
     class Meta:
-        ordering = ["name"]
+        ordering = ["name", "id"]
 
     def __str__(self) -> str:
         return self.name
@@ -112,6 +150,12 @@ class Upload(models.Model):
     records_verified = models.PositiveIntegerField(default=0)
     records_rejected = models.PositiveIntegerField(default=0)
     records_incomplete = models.PositiveIntegerField(default=0)
+    # records whose game the uploader could already see (an earlier record of it in an
+    # upload visible to them, this one included): exact once the upload is done
+    records_duplicate = models.PositiveIntegerField(default=0)
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="uploads"
+    )
     error = models.TextField(blank=True)
     notes = models.TextField(blank=True)  # e.g. members of a zip that are not KGN files
     created_at = models.DateTimeField(default=timezone.now)
@@ -162,57 +206,96 @@ class UploadPart(models.Model):
 
 
 class Game(models.Model):
-    """One record of an upload with its verdict; ``canonical`` is what is replayed."""
+    """A game, stored once however many records hold it: its identity (setup and
+    actions, ``replay.pipeline.record_identity``) and what its replay gives.  What
+    belongs to one record of it (tags, comments, position, the Result check) is on
+    :class:`Record`.
 
-    upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="games")
-    index = models.PositiveIntegerField()  # 1-based position in the upload (all its files)
-    part_name = models.CharField(max_length=255, blank=True)  # the file within the upload
-    part_index = models.PositiveIntegerField(null=True, blank=True)  # 1-based, in that file
+    ``status`` is the replay's: verified (legal and over), incomplete (legal, not
+    over) or rejected (an illegal action, or a record that could not be read).  A
+    record may be rejected where its game is verified (its Result tag is wrong).
+    ``public`` is true while a public upload holds the game (kept by the ingest, see
+    ``records.ingest.games_refresh``), so that listing public games needs no join.
+    """
+
+    identity = models.CharField(max_length=80, unique=True)
     game = models.CharField(max_length=64, db_index=True, blank=True)
-    event = models.ForeignKey(
-        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
-    )
-    match = models.CharField(max_length=200, blank=True)
-    round = models.IntegerField(null=True, blank=True)
-    date = models.CharField(max_length=32, blank=True)
-    site = models.CharField(max_length=200, blank=True)
-    tags = models.JSONField(default=list, blank=True)  # [[name, value], ...] as written
     players_text = models.TextField(blank=True)  # "Ann; Bob; Cid"
     num_players = models.PositiveSmallIntegerField(default=0)
     num_actions = models.PositiveIntegerField(default=0)
-    canonical = models.TextField(blank=True)
-    source = models.TextField(blank=True)
-    first_line = models.PositiveIntegerField(default=1)
-    last_line = models.PositiveIntegerField(default=1)
     status = models.CharField(max_length=12, choices=GameStatus.choices, default=GameStatus.PENDING)
     result = models.JSONField(null=True, blank=True)  # Outcome.as_json()
     winners = models.JSONField(default=list, blank=True)  # seat indices
-    error_line = models.PositiveIntegerField(null=True, blank=True)
-    error_column = models.PositiveIntegerField(null=True, blank=True)
-    error_action = models.PositiveIntegerField(null=True, blank=True)
-    error_message = models.TextField(blank=True)
     facts = models.JSONField(default=dict, blank=True)
-    identity = models.CharField(max_length=64, blank=True, db_index=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    engine = models.CharField(max_length=20, blank=True)  # replay.__version__ of the verdict
+    public = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)  # first stored
     verified_at = models.DateTimeField(null=True, blank=True)
 
     objects = GameQuerySet.as_manager()
 
     class Meta:
-        # newest first; (upload, index) is unique, so the order is total and pages are stable
-        ordering = ["-created_at", "-upload_id", "index"]
-        constraints = [
-            models.UniqueConstraint(fields=["upload", "index"], name="game_upload_index_unique"),
-        ]
+        ordering = ["-created_at", "-id"]
         indexes = [
-            models.Index(fields=["-created_at", "-upload", "index"], name="game_newest"),
+            models.Index(fields=["-created_at", "-id"], name="game_newest"),
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
-            models.Index(fields=["event", "-created_at"], name="game_event_created"),
-            models.Index(fields=["event", "match", "round"], name="game_match_round"),
+            models.Index(fields=["public", "-created_at"], name="game_public_created"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.game or '?'} #{self.index} of upload {self.upload_id} ({self.status})"
+        return f"{self.game or '?'} game {self.pk} ({self.status})"
+
+    @property
+    def players(self) -> list[str]:
+        return [p.strip() for p in self.players_text.split(";") if p.strip()]
+
+
+class Record(models.Model):
+    """One record of an upload (an occurrence of a game) with its verdict: where it is
+    (``index`` in the upload, ``part_name``/``part_index`` in its file, its lines),
+    its own tags and text, and the verdict of the whole record, Result check included.
+    """
+
+    upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="records")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="records")
+    index = models.PositiveIntegerField()  # 1-based position in the upload (all its files)
+    part_name = models.CharField(max_length=255, blank=True)  # the file within the upload
+    part_index = models.PositiveIntegerField(null=True, blank=True)  # 1-based, in that file
+    match = models.CharField(max_length=200, blank=True)
+    round = models.IntegerField(null=True, blank=True)
+    date = models.CharField(max_length=32, blank=True)
+    site = models.CharField(max_length=200, blank=True)
+    event_tag = models.CharField(max_length=200, blank=True)  # the record's own Event tag
+    tags = models.JSONField(default=list, blank=True)  # [[name, value], ...] as written
+    canonical = models.TextField(blank=True)
+    source = models.TextField(blank=True)
+    first_line = models.PositiveIntegerField(default=1)
+    last_line = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=12, choices=GameStatus.choices, default=GameStatus.PENDING)
+    error_line = models.PositiveIntegerField(null=True, blank=True)
+    error_column = models.PositiveIntegerField(null=True, blank=True)
+    error_action = models.PositiveIntegerField(null=True, blank=True)
+    error_message = models.TextField(blank=True)
+    duplicate = models.BooleanField(default=False)  # see Upload.records_duplicate
+    engine = models.CharField(max_length=20, blank=True)  # replay.__version__ of the verdict
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = RecordQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["upload", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["upload", "index"], name="record_upload_index_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["game", "upload"], name="record_game_upload"),
+            models.Index(fields=["upload", "status", "index"], name="record_upload_status"),
+            models.Index(fields=["match", "round"], name="record_match_round"),
+            models.Index(fields=["engine"], name="record_engine"),
+        ]
+
+    def __str__(self) -> str:
+        return f"record {self.index} of upload {self.upload_id} ({self.status})"
 
     @property
     def error(self) -> dict[str, Any] | None:
@@ -225,10 +308,6 @@ class Game(models.Model):
             "action": self.error_action,
             "message": self.error_message,
         }
-
-    @property
-    def players(self) -> list[str]:
-        return [p.strip() for p in self.players_text.split(";") if p.strip()]
 
 
 class Seat(models.Model):
@@ -290,3 +369,57 @@ class Batch(models.Model):
 
     def __str__(self) -> str:
         return f"batch {self.number} of upload {self.upload_id} ({self.status})"
+
+
+class ReverifyStatus(models.TextChoices):
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+
+
+class Reverify(models.Model):
+    """A run of ``manage.py reverify``: which records it took, how far it has got and
+    how many verdicts changed (each change is a :class:`ReverifyChange`)."""
+
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    engine = models.CharField(max_length=20)  # the engine version that re-verified
+    game = models.CharField(max_length=64, blank=True)  # --game
+    since = models.CharField(max_length=20, blank=True)  # --since
+    before = models.CharField(max_length=20, blank=True)  # --before
+    status = models.CharField(
+        max_length=10, choices=ReverifyStatus.choices, default=ReverifyStatus.RUNNING
+    )
+    total = models.PositiveIntegerField(default=0)
+    checked = models.PositiveIntegerField(default=0)
+    changed = models.PositiveIntegerField(default=0)
+    chunks = models.PositiveIntegerField(default=0)
+    chunks_done = models.JSONField(default=list, blank=True)  # numbers of the chunks stored
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"reverify {self.pk} ({self.status}: {self.checked}/{self.total})"
+
+
+class ReverifyChange(models.Model):
+    """One record whose verdict a reverify run changed: before and after."""
+
+    run = models.ForeignKey(Reverify, on_delete=models.CASCADE, related_name="changes")
+    record = models.ForeignKey(Record, on_delete=models.CASCADE, related_name="+")
+    old_engine = models.CharField(max_length=20, blank=True)
+    old_status = models.CharField(max_length=12)
+    new_status = models.CharField(max_length=12)
+    old_result = models.JSONField(null=True, blank=True)
+    new_result = models.JSONField(null=True, blank=True)
+    old_error = models.TextField(blank=True)
+    new_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["run", "record"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "record"], name="reverify_change_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"record {self.record_id}: {self.old_status} -> {self.new_status}"

@@ -15,32 +15,33 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from records.models import Game, GameStatus, Upload
+from records.models import GameStatus, Record, Upload
 
 FIELDS = ("index", "file", "file_index", "game", "line", "column", "action", "reason")
 #: lines shown before and after the faulty one
 AROUND = 2
 
 
-def excerpt(game: Game, around: int = AROUND) -> list[dict[str, Any]]:
+def excerpt(record: Record, around: int = AROUND) -> list[dict[str, Any]]:
     """The record's lines around its fault: ``{"line", "text", "fault"}`` each (line
     numbers are the file's).  Empty when the fault has no line inside the record."""
-    if game.error_line is None or not game.source:
+    if record.error_line is None or not record.source:
         return []
-    lines = game.source.split("\n")
-    at = game.error_line - game.first_line  # 0-based within the record's text
+    lines = record.source.split("\n")
+    at = record.error_line - record.first_line  # 0-based within the record's text
     if not 0 <= at < len(lines):
         return []
     lo, hi = max(at - around, 0), min(at + around + 1, len(lines))
     return [
-        {"line": game.first_line + k, "text": lines[k].rstrip("\r"), "fault": k == at}
+        {"line": record.first_line + k, "text": lines[k].rstrip("\r"), "fault": k == at}
         for k in range(lo, hi)
     ]
 
 
-def rejected(upload: Upload) -> Iterator[Game]:
+def rejected(upload: Upload) -> Iterator[Record]:
     return (
-        Game.objects.filter(upload=upload, status=GameStatus.REJECTED)
+        Record.objects.filter(upload=upload, status=GameStatus.REJECTED)
+        .select_related("game")
         .order_by("index")
         .only(*_COLUMNS)
         .iterator(chunk_size=2000)
@@ -51,7 +52,7 @@ _COLUMNS = (
     "index",
     "part_name",
     "part_index",
-    "game",
+    "game__game",
     "error_line",
     "error_column",
     "error_action",
@@ -61,16 +62,16 @@ _COLUMNS = (
 )
 
 
-def row(game: Game) -> dict[str, Any]:
+def row(record: Record) -> dict[str, Any]:
     return {
-        "index": game.index,
-        "file": game.part_name,
-        "file_index": game.part_index,
-        "game": game.game,
-        "line": game.error_line,
-        "column": game.error_column,
-        "action": game.error_action,
-        "reason": game.error_message,
+        "index": record.index,
+        "file": record.part_name,
+        "file_index": record.part_index,
+        "game": record.game.game,
+        "line": record.error_line,
+        "column": record.error_column,
+        "action": record.error_action,
+        "reason": record.error_message,
     }
 
 
@@ -78,8 +79,8 @@ def report_json(upload: Upload) -> Iterator[str]:
     """``{"upload": id, "name": ..., "rejected": [rows with "lines"]}``, in pieces."""
     head = {"upload": upload.pk, "name": upload.original_name}
     yield json.dumps(head)[:-1] + ', "rejected": ['
-    for k, game in enumerate(rejected(upload)):
-        item = {**row(game), "lines": excerpt(game)}
+    for k, record in enumerate(rejected(upload)):
+        item = {**row(record), "lines": excerpt(record)}
         yield ("," if k else "") + json.dumps(item)
     yield "]}\n"
 
@@ -89,8 +90,8 @@ def report_csv(upload: Upload) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(FIELDS)
-    for game in rejected(upload):
-        values = row(game)
+    for record in rejected(upload):
+        values = row(record)
         writer.writerow(["" if values[f] is None else values[f] for f in FIELDS])
         if buffer.tell() > 64 * 1024:
             yield buffer.getvalue()

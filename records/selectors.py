@@ -13,11 +13,22 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
-from records.models import Batch, BatchStatus, Game, GameStatus, Seat, Upload, UploadStatus
+from records.models import (
+    Batch,
+    BatchStatus,
+    Event,
+    Game,
+    GameStatus,
+    Record,
+    Seat,
+    Upload,
+    UploadStatus,
+)
+from records.players import player_find
 from replay import registry
 from replay.errors import KgnError
 from replay.load import parse
@@ -28,29 +39,41 @@ from replay.verify import Step, replay_steps
 GAME_FILTERS = ("game", "player", "event", "status", "q")
 
 
-def _search(qs: QuerySet[Game], text: str) -> QuerySet[Game]:
+def _search(qs: QuerySet[Game], records: QuerySet[Record], text: str) -> QuerySet[Game]:
+    """Games whose players, or one of whose visible records' event or site, match."""
     if connection.vendor == "postgresql":
         from django.contrib.postgres.search import SearchQuery, SearchVector
 
-        vector = SearchVector("event__name", "site", "players_text", config="simple")
+        vector = SearchVector(
+            "upload__event__name", "site", "event_tag", "game__players_text", config="simple"
+        )
         query = SearchQuery(text, config="simple", search_type="websearch")
-        return qs.annotate(search=vector).filter(search=query)
+        matching = records.annotate(search=vector).filter(search=query)
+        return qs.filter(Exists(matching.filter(game=OuterRef("pk"))))
+    in_record = records.filter(
+        Q(upload__event__name__icontains=text)
+        | Q(event_tag__icontains=text)
+        | Q(site__icontains=text)
+    )
     return qs.filter(
-        Q(event__name__icontains=text) | Q(site__icontains=text) | Q(players_text__icontains=text)
+        Q(players_text__icontains=text) | Exists(in_record.filter(game=OuterRef("pk")))
     )
 
 
 def game_list(*, user: Any, filters: Mapping[str, str] | None = None) -> QuerySet[Game]:
-    """Games ``user`` may see, newest first in a total (stable) order.
+    """Games ``user`` may see (each once, however many records hold it), newest first
+    in a total (stable) order.
 
-    Filters: ``game`` (game id), ``player`` (a name; several comma-separated names =
-    games in which all of them sat), ``event`` (name), ``status`` (a GameStatus) and
-    ``q`` (text search over event, site and players).  Names match case-insensitively.
-    Raises ValidationError for an unknown status.  Cost: one query (plus one per
-    prefetch the caller adds).
+    Filters: ``game`` (game id), ``player`` (a name, matched as its player identity;
+    several comma-separated names = games in which all of them sat), ``event`` (an
+    event's name: games with a record in it), ``status`` (the game's GameStatus) and
+    ``q`` (text search over events, sites and players).  Event and text match only
+    records ``user`` may see.  Raises ValidationError for an unknown status.  Cost: one
+    query (plus one per prefetch the caller adds).
     """
     filters = filters or {}
-    qs = Game.objects.visible_to(user).select_related("event")
+    qs = Game.objects.visible_to(user)
+    records = Record.objects.visible_to(user)
     if game := (filters.get("game") or "").strip():
         qs = qs.filter(game=game)
     if status := (filters.get("status") or "").strip():
@@ -60,81 +83,129 @@ def game_list(*, user: Any, filters: Mapping[str, str] | None = None) -> QuerySe
             )
         qs = qs.filter(status=status)
     if event := (filters.get("event") or "").strip():
-        qs = qs.filter(event__name__iexact=event)
+        in_event = records.filter(game=OuterRef("pk"), upload__event__name__iexact=event)
+        qs = qs.filter(Exists(in_event))
     for name in (filters.get("player") or "").split(","):
         if name := name.strip():
-            seated = Seat.objects.filter(game=OuterRef("pk"), player__name__iexact=name)
-            qs = qs.filter(Exists(seated))
+            player = player_find(name)
+            if player is None:
+                return qs.none()
+            qs = qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player=player)))
     if text := (filters.get("q") or "").strip():
-        qs = _search(qs, text)
-    return qs.order_by("-created_at", "-upload_id", "index")
+        qs = _search(qs, records, text)
+    return qs.order_by("-created_at", "-id")
+
+
+def with_labels(games: QuerySet[Game], *, user: Any) -> QuerySet[Game]:
+    """``games`` with what a list shows of each game's first record ``user`` may see:
+    ``shown_event`` (its upload's event name), ``shown_event_id`` and ``shown_date``.
+    Cost: two correlated subqueries, run only for the rows fetched (a page)."""
+    first = (
+        Record.objects.visible_to(user).filter(game=OuterRef("pk")).order_by("upload_id", "index")
+    )
+    return games.annotate(
+        shown_event=Subquery(first.values("upload__event__name")[:1]),
+        shown_event_id=Subquery(first.values("upload__event")[:1]),
+        shown_date=Subquery(first.values("date")[:1]),
+    )
 
 
 def game_get(*, user: Any, pk: int | str) -> Game:
     """The game with ``pk`` if ``user`` may see it (seats and players prefetched);
     raises Http404 otherwise, the same for missing and not-visible."""
     try:
-        return (
-            Game.objects.visible_to(user)
-            .select_related("event", "upload")
-            .prefetch_related("seats__player")
-            .get(pk=int(pk))
-        )
+        return Game.objects.visible_to(user).prefetch_related("seats__player").get(pk=int(pk))
     except (Game.DoesNotExist, ValueError, TypeError):
         raise Http404("no such game") from None
 
 
-def stored_record(game: Game) -> GameRecord | None:
-    """The game's stored canonical record, parsed; None if it never loaded."""
-    if not game.canonical:
+def game_records(*, user: Any, game: Game) -> QuerySet[Record]:
+    """The records of ``game`` that ``user`` may see, oldest upload first (with their
+    upload and its event)."""
+    return (
+        Record.objects.visible_to(user)
+        .filter(game=game)
+        .select_related("upload__event", "upload__owner")
+        .order_by("upload_id", "index")
+    )
+
+
+def game_record(*, user: Any, game: Game, pk: int | str | None = None) -> Record:
+    """The record of ``game`` to show: the one with ``pk`` when given (and visible), else
+    the first ``user`` may see.  Raises Http404 when there is none."""
+    records = game_records(user=user, game=game)
+    try:
+        chosen = records.filter(pk=int(pk)).first() if pk not in (None, "") else None
+    except (ValueError, TypeError):
+        chosen = None
+    chosen = chosen or records.first()
+    if chosen is None:
+        raise Http404("no such game")
+    return chosen
+
+
+def stored_record(record: Record) -> GameRecord | None:
+    """The record's stored canonical KGN, parsed; None if it never loaded."""
+    if not record.canonical:
         return None
     try:
-        records = parse(game.canonical)
+        records = parse(record.canonical)
     except KgnError:
         return None
     return records[0] if records else None
 
 
-def game_steps(*, game: Game) -> list[Step]:
+def game_steps(*, record: Record) -> list[Step]:
     """The deal and the table after every action, replayed from the stored canonical
     record by the engine.  For a rejected game, the steps up to (not including) the
     faulty action; for a record that never loaded, none.  Cost: one replay."""
-    record = stored_record(game)
-    if record is None:
+    parsed = stored_record(record)
+    if parsed is None:
         return []
     steps: list[Step] = []
     try:
-        for step in replay_steps(record):
+        for step in replay_steps(parsed):
             steps.append(step)
     except KgnError:
         pass  # the fault ends the replay; the steps before it stand
     return steps
 
 
-def game_actions(*, game: Game) -> list[dict[str, object]]:
+def game_actions(*, record: Record) -> list[dict[str, object]]:
     """The record's actions as ``{"index", "seat", "move"}`` (seat letter, move in the
     game's notation), read from the canonical record; none if it never loaded."""
-    record = stored_record(game)
-    rules = registry.get(record.game) if record is not None else None
-    if record is None or rules is None:
+    parsed = stored_record(record)
+    rules = registry.get(parsed.game) if parsed is not None else None
+    if parsed is None or rules is None:
         return []
     return [
         {"index": a.index, "seat": a.seat_letter, "move": rules.write_move(a.move)}
-        for a in record.actions
+        for a in parsed.actions
     ]
+
+
+def event_list(*, user: Any) -> QuerySet[Event]:
+    """The events ``user`` owns (the ones their uploads may go into), by name."""
+    if user is None or not user.is_authenticated:
+        return Event.objects.none()
+    return Event.objects.filter(owner=user).order_by("name", "id")
 
 
 def upload_get(*, user: Any, pk: int | str) -> Upload:
     """The upload with ``pk`` if ``user`` may see it; Http404 otherwise."""
     try:
-        return Upload.objects.visible_to(user).select_related("owner").get(pk=int(pk))
+        return Upload.objects.visible_to(user).select_related("owner", "event").get(pk=int(pk))
     except (Upload.DoesNotExist, ValueError, TypeError):
         raise Http404("no such upload") from None
 
 
-def upload_records(*, upload: Upload) -> QuerySet[Game]:
-    """The games of one upload in file order, with their players."""
-    return upload.games.order_by("index").prefetch_related("seats__player")
+def upload_records(*, upload: Upload) -> QuerySet[Record]:
+    """The records of one upload in file order, with their games and players."""
+    return (
+        upload.records.order_by("index")
+        .select_related("game")
+        .prefetch_related("game__seats__player")
+    )
 
 
 def game_counts(*, user: Any) -> QuerySet[Game]:
@@ -165,6 +236,7 @@ def upload_progress(*, upload: Upload) -> dict[str, Any]:
     return {
         "batches": {"total": batches["total"], "done": batches["done"]},
         "done": done,
+        "duplicates": upload.records_duplicate,
         "rate": rate,
         "eta_seconds": eta,
     }

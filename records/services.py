@@ -9,8 +9,9 @@ from __future__ import annotations
 import glob
 import hashlib
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +22,11 @@ from django.core.files import File
 from django.db import transaction
 
 from records.ingest import file_limits, upload_sweep, upload_verify
-from records.models import Upload, UploadStatus, Visibility
+from records.models import Event, Upload, UploadStatus, Visibility
 from records.unpack import GZIP_MAGIC, ZIP_MAGIC, human_bytes
 from replay.kgn.split import LimitError, lines_of, split
 
-__all__ = ["import_paths", "upload_create", "upload_sweep", "upload_verify"]
+__all__ = ["event_pick", "import_paths", "upload_create", "upload_sweep", "upload_verify"]
 
 logger = logging.getLogger(__name__)
 
@@ -42,16 +43,40 @@ def _file_size(file: File) -> int | None:
         return None
 
 
+def event_pick(
+    *, owner: AbstractBaseUser, event_id: int | None = None, name: str | None = None
+) -> Event | None:
+    """The owner's event an upload goes into: theirs with ``event_id``, else theirs
+    named ``name`` (created if they have none of that name), else None (the scan then
+    names it from the first record's Event tag).  Raises ValidationError for an event
+    that is not the owner's: nobody adds games to another's event."""
+    if event_id is not None:
+        event = Event.objects.filter(pk=event_id, owner=owner).first()
+        if event is None:
+            raise ValidationError(
+                f"event {event_id} is not one of your events", code="not_your_event"
+            )
+        return event
+    clean = " ".join((name or "").split())[:200]
+    if not clean:
+        return None
+    event, _ = Event.objects.get_or_create(owner=owner, name=clean)
+    return event
+
+
 def upload_create(
     *,
     owner: AbstractBaseUser,
     file: File,
     visibility: str = Visibility.PUBLIC,
     name: str | None = None,
+    event: Event | None = None,
     enqueue: bool = True,
 ) -> Upload:
     """Store ``file`` (its bytes through the default storage, with size and SHA-256)
-    as a pending upload and, once the transaction commits, send it to a worker.
+    as a pending upload into ``event`` (one of the owner's, from :func:`event_pick`;
+    None: named at the scan from the first record's Event tag) and, once the
+    transaction commits, send it to a worker.
 
     Raises ValidationError for an unknown visibility, an empty file or one larger than
     KIBITZ_UPLOAD_MAX_BYTES or a per-file limit (checked before anything is stored).
@@ -77,8 +102,11 @@ def upload_create(
     file.seek(0)
     original = Path(name or file.name or "upload.kgn").name[:255] or "upload.kgn"
 
+    if event is not None and event.owner_id != owner.pk:
+        raise ValidationError("that event is not yours", code="not_your_event")
     upload = Upload(
         owner=owner,
+        event=event,
         visibility=visibility,
         original_name=original,
         size=size,
@@ -179,27 +207,50 @@ def _expand(paths: Iterable[str | Path]) -> list[Path]:
     return list(unique)
 
 
+def _report(
+    progress: Callable[[Upload, int, int], None],
+    upload: Upload,
+    number: int,
+    files: int,
+    done: int,
+    total: int,
+) -> None:
+    upload.refresh_from_db()
+    progress(upload, number, files)
+
+
 def import_paths(
     *,
     paths: Iterable[str | Path],
     owner: AbstractBaseUser,
     visibility: str = Visibility.PUBLIC,
     now: bool = False,
+    event: Event | None = None,
+    progress: Callable[[Upload, int, int], None] | None = None,
 ) -> list[Upload]:
-    """One upload per file found under ``paths``.  ``now=False`` sends each to the
-    workers; ``now=True`` verifies them in this process (no worker needed) and returns
-    them with their counts filled in."""
+    """One upload per file found under ``paths``, into ``event`` (None: each named by
+    its first record's Event tag).  ``now=False`` sends each to the workers;
+    ``now=True`` verifies them in this process (no worker needed) and returns them
+    with their counts filled in.  ``progress(upload, file number, files)`` is called
+    as each file is stored and, with ``now``, after each of its batches."""
     uploads = []
-    for path in _expand(paths):
+    files = _expand(paths)
+    for number, path in enumerate(files, start=1):
         with path.open("rb") as fh:
             upload = upload_create(
                 owner=owner,
                 file=File(fh, name=path.name),
                 visibility=visibility,
+                event=event,
                 enqueue=not now,
             )
+        if progress is not None:
+            progress(upload, number, len(files))
         if now:
-            upload_verify(upload_id=upload.pk)
+            on_batch = None
+            if progress is not None:
+                on_batch = partial(_report, progress, upload, number, len(files))
+            upload_verify(upload_id=upload.pk, on_batch=on_batch)
             upload.refresh_from_db()
         uploads.append(upload)
     return uploads

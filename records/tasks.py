@@ -13,6 +13,7 @@ from celery import shared_task
 from django.conf import settings
 
 from records.ingest import batch_verify, ingest_sweep, upload_scan
+from records.reverify import reverify_chunk as reverify_chunk_service
 
 
 @shared_task(
@@ -46,3 +47,13 @@ def sweep_uploads() -> None:
         verify_upload.delay(upload_id)
     for batch_id in found.batches:
         verify_batch.delay(batch_id)
+
+
+@shared_task(
+    acks_late=True,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+)
+def reverify_chunk(run_id: int, number: int, first_id: int, last_id: int) -> None:
+    """Judge one chunk of a reverify run again (stored once however often delivered)."""
+    reverify_chunk_service(run_id=run_id, number=number, first_id=first_id, last_id=last_id)

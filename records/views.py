@@ -29,18 +29,22 @@ from django.views.decorators.http import require_GET, require_http_methods
 from records import reports
 from records.forms import GameFilterForm, UploadForm
 from records.matches import NO_EVENT, match_list, match_sheet
-from records.models import Game, GameStatus, UploadStatus
+from records.models import Game, GameStatus, Record, UploadStatus
 from records.selectors import (
+    event_list,
     game_actions,
     game_counts,
     game_get,
     game_list,
+    game_record,
+    game_records,
     game_steps,
     upload_get,
     upload_list_public,
     upload_records,
+    with_labels,
 )
-from records.services import upload_create
+from records.services import event_pick, upload_create
 from replay import registry
 from replay.verify import Step
 
@@ -58,9 +62,10 @@ FRAGMENT_CACHE_CONTROL = "private, max-age=300"
 def home(request: HttpRequest) -> HttpResponse:
     context = {
         "counts": game_counts(user=request.user),
-        "recent_games": game_list(user=request.user, filters={"status": GameStatus.VERIFIED})[
-            :RECENT_ON_HOME
-        ],
+        "recent_games": with_labels(
+            game_list(user=request.user, filters={"status": GameStatus.VERIFIED}),
+            user=request.user,
+        ).prefetch_related("seats__player")[:RECENT_ON_HOME],
         "recent_uploads": upload_list_public(limit=RECENT_ON_HOME),
         "filter_form": GameFilterForm(),
     }
@@ -70,8 +75,10 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 def game_list_view(request: HttpRequest) -> HttpResponse:
     form = GameFilterForm(request.GET or None)
-    games = game_list(user=request.user, filters=form.filters())
-    page = Paginator(games, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    games = with_labels(game_list(user=request.user, filters=form.filters()), user=request.user)
+    page = Paginator(games.prefetch_related("seats__player"), GAMES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
     context = {
         "form": form,
         "page": page,
@@ -90,7 +97,7 @@ def _step_index(raw: str | None, last: int) -> int:
     return max(0, min(wanted, last))
 
 
-def _move_list(game: Game, steps: list[Step]) -> list[dict[str, Any]]:
+def _move_list(game: Game, record: Record, steps: list[Step]) -> list[dict[str, Any]]:
     """The numbered moves that can be stepped to, then (for a rejected game) the
     faulty action, which the replay stops before."""
     rules = registry.get(game.game)
@@ -108,8 +115,8 @@ def _move_list(game: Game, steps: list[Step]) -> list[dict[str, Any]]:
         for step in steps[1:]
         if step.action is not None
     ]
-    if game.status == GameStatus.REJECTED and game.error_action == len(steps):
-        for action in game_actions(game=game)[len(steps) - 1 : len(steps)]:
+    if record.status == GameStatus.REJECTED and record.error_action == len(steps):
+        for action in game_actions(record=record)[len(steps) - 1 : len(steps)]:
             moves.append(
                 {
                     "step": None,
@@ -144,13 +151,17 @@ def _scores_template(game: Game) -> str | None:
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_get(user=request.user, pk=pk)
-    steps = game_steps(game=game)
+    record = game_record(user=request.user, game=game, pk=request.GET.get("record"))
+    steps = game_steps(record=record)
     last = max(len(steps) - 1, 0)
     index = _step_index(request.GET.get("step"), last)
     step = steps[index] if steps else None
     rules = registry.get(game.game)
     context = {
         "game": game,
+        "record": record,
+        # a record asked for by id stays shown as the step links are followed
+        "record_param": f"record={record.pk}&" if request.GET.get("record") else "",
         "step": step,
         "table": step.table if step else None,
         "index": index,
@@ -165,7 +176,8 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         response = render(request, "records/_replay.html", context)
         response["Cache-Control"] = FRAGMENT_CACHE_CONTROL
         return response
-    context["moves"] = _move_list(game, steps)
+    context["moves"] = _move_list(game, record, steps)
+    context["records"] = game_records(user=request.user, game=game)
     context["final"] = steps[-1].table if steps else None
     context["scores_template"] = _scores_template(game)
     return render(request, "records/game_detail.html", context)
@@ -188,21 +200,26 @@ def match_list_view(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def upload_new(request: HttpRequest) -> HttpResponse:
+    events = event_list(user=request.user)
     if request.method != "POST":
-        return render(request, "records/upload_new.html", {"form": UploadForm()})
+        context = {"form": UploadForm(), "events": events}
+        return render(request, "records/upload_new.html", context)
     form = UploadForm(request.POST, request.FILES)
     if form.is_valid():
         try:
+            event = event_pick(owner=request.user, name=form.cleaned_data["event"])
             upload = upload_create(
                 owner=request.user,
                 file=form.cleaned_data["file"],
                 visibility=form.cleaned_data["visibility"],
+                event=event,
             )
         except ValidationError as exc:
             form.add_error("file", exc)
         else:
             return redirect("records:upload-detail", pk=upload.pk)
-    return render(request, "records/upload_new.html", {"form": form}, status=400)
+    context = {"form": form, "events": events}
+    return render(request, "records/upload_new.html", context, status=400)
 
 
 @require_GET

@@ -9,5 +9,14 @@ Public entry points:
 - :mod:`replay.registry` — game id -> rules plug-in.
 """
 
-__all__ = ["__version__"]
-__version__ = "0.1.0"
+__all__ = ["ENGINE_VERSION", "__version__", "version_key"]
+__version__ = "0.5.0"
+#: the version stored with every verdict (``manage.py reverify --since/--before`` compare
+#: it); raise it whenever a change to the engine may change a verdict
+ENGINE_VERSION = __version__
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """``"0.10.2"`` -> ``(0, 10, 2)``: versions in numeric order (a part that is not a
+    number counts as 0)."""
+    return tuple(int(part) if part.isdigit() else 0 for part in version.strip().split("."))

@@ -10,7 +10,7 @@ import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from replay.errors import KgnError, NotationError
+from replay.errors import IllegalActionError, KgnError, NotationError
 from replay.kgn.reader import decode, read_records
 from replay.kgn.writer import write_record
 from replay.load import load_record
@@ -105,6 +105,24 @@ def check_bytes(data: bytes) -> Iterator[Checked]:
 def matches_of(checked: Iterable[Checked]) -> list[MatchVerdict]:
     """The verdicts of the matches (NOTATION.md §7) the records belong to."""
     return match_verdicts(c.match for c in checked if c.match is not None)
+
+
+def game_status(checked: Checked) -> Status:
+    """The verdict on the game itself, whatever its record claims: verified when its
+    actions are legal and the game is over, incomplete when they are legal and it is
+    not, rejected for an illegal action or a record that could not be read.  (The
+    record's own verdict also checks its Result and its ending: a wrong Result rejects
+    the record, not the game.)"""
+    verdict = checked.verdict
+    if checked.record is None or isinstance(verdict.error, IllegalActionError):
+        return Status.REJECTED
+    return Status.VERIFIED if verdict.outcome is not None else Status.INCOMPLETE
+
+
+def raw_identity(text: str) -> str:
+    """The identity of a record that could not be read: its text's SHA-256, marked so it
+    never equals a game's (:func:`record_identity`)."""
+    return "raw:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def record_identity(record: GameRecord) -> str:

@@ -94,7 +94,7 @@ def main() -> int:
         subprocess.Popen(
             [
                 sys.executable, "-m", "celery", "-A", "config", "worker",
-                "--concurrency=1", "-Q", queue, "-n", f"load{k}-{queue}@%h",
+                "--concurrency=1", "-Q", f"{queue},{queue}.ingest", "-n", f"load{k}-{queue}@%h",
                 "--without-gossip", "--without-mingle", "--loglevel=WARNING",
             ],
             cwd=ROOT,

@@ -13,7 +13,7 @@ mkdir -p var/log
 $PY manage.py migrate --no-input
 $PY manage.py demo_setup
 
-.venv/bin/celery -A config worker --beat --concurrency=2 --loglevel=INFO \
+.venv/bin/celery -A config worker --beat -Q kibitz,kibitz.ingest --concurrency=2 --loglevel=INFO \
     --schedule var/celerybeat-schedule >var/log/worker.log 2>&1 &
 WORKER=$!
 trap 'kill $WORKER 2>/dev/null; wait $WORKER 2>/dev/null' EXIT INT TERM

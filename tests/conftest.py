@@ -43,7 +43,9 @@ def pytest_configure(config: pytest.Config) -> None:
     from config.celery import app
 
     os.environ["CELERY_TASK_DEFAULT_QUEUE"] = SESSION_QUEUE
+    os.environ.pop("KIBITZ_INGEST_QUEUE", None)  # ingest: "<queue>.ingest", per app
     settings.CELERY_TASK_DEFAULT_QUEUE = SESSION_QUEUE
+    settings.KIBITZ_INGEST_QUEUE = ""
     app.conf.task_default_queue = SESSION_QUEUE
 
 
@@ -307,7 +309,7 @@ def start_worker(
             "--pool=solo",
             "--concurrency=1",
             "-Q",
-            queue,
+            f"{queue},{queue}.ingest",
             "-n",
             name,
             "--without-gossip",
@@ -345,7 +347,8 @@ def _purge_session_queue(app: Any) -> None:
     try:
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1)
-            conn.default_channel.queue_purge(SESSION_QUEUE)
+            for queue in (SESSION_QUEUE, f"{SESSION_QUEUE}.ingest"):
+                conn.default_channel.queue_purge(queue)
     except Exception:  # a broker that went away leaves nothing to purge
         pass
 

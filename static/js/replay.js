@@ -10,7 +10,7 @@
   var view = document.getElementById("replay-view");
   if (!root || !view || !window.fetch) return;
 
-  var base = root.dataset.url;
+  var base = root.dataset.url; // the game's URL with ?record=N: the record shown
   var last = parseInt(root.dataset.last, 10) || 0;
   var current = parseInt(root.dataset.step, 10) || 0;
   var wanted = current;
@@ -23,7 +23,7 @@
 
   function load(n) {
     if (!cache.has(n)) {
-      var request = fetch(base + "?step=" + n + "&fragment=1", {
+      var request = fetch(base + "&step=" + n + "&fragment=1", {
         credentials: "same-origin",
         headers: { "X-Requested-With": "fetch" }
       }).then(function (response) {
@@ -97,7 +97,9 @@
       if (wanted === n) show(n, html);
       prefetch(n);
     }, function () {
-      window.location.search = "?step=" + n; // let the server show it (or its error)
+      var again = new URL(window.location.href); // let the server show it (or its error)
+      again.searchParams.set("step", String(n));
+      window.location.href = again.toString();
     });
   }
 

@@ -38,7 +38,8 @@
     tr.appendChild(el("td", "num", record.index));
     var gameCell = el("td");
     var link = el("a", "", record.game || "?");
-    link.href = gameUrl.replace(/\/0\/$/, "/" + encodeURIComponent(record.game_id) + "/");
+    link.href = gameUrl.replace(/\/0\/$/, "/" + encodeURIComponent(record.game_id) + "/") +
+      "?record=" + encodeURIComponent(record.record_id);
     gameCell.appendChild(link);
     tr.appendChild(gameCell);
     tr.appendChild(el("td", "", (record.players || []).join(", ")));

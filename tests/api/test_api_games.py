@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from records.models import GameStatus, Visibility
+from records.models import Game, GameStatus, Visibility
 
 pytestmark = pytest.mark.django_db
 
@@ -34,11 +34,22 @@ def test_list_pages_games_newest_first(client: APIClient, archive: dict[str, Any
     body = first.json()
     assert body["count"] == 7 and len(body["results"]) == 3 and body["previous"] is None
     second = client.get(body["next"]).json()
-    indexes = [g["index"] for g in body["results"] + second["results"]]
-    assert indexes == [1, 2, 3, 4, 5, 6]
+    third = client.get(second["next"]).json()
+    assert third["next"] is None and len(third["results"]) == 1
+    ids = [g["id"] for g in body["results"] + second["results"] + third["results"]]
+    # every game of the public upload, each once, in the list's total order
+    assert sorted(ids) == sorted(archive["public"].records.values_list("game_id", flat=True))
+    newest_first = Game.objects.filter(pk__in=ids).order_by("-created_at", "-id")
+    assert ids == list(newest_first.values_list("pk", flat=True))
     game = body["results"][0]
-    assert {"id", "url", "game", "status", "event", "players", "result", "error"} <= set(game)
+    assert {"id", "url", "game", "status", "event", "date", "players", "result"} <= set(game)
     assert game["url"] == f"http://testserver/api/games/{game['id']}/"
+    assert {g["event"] for g in body["results"]} == {"Open"}
+    # the owner's private upload came later: its games come first
+    client.force_authenticate(archive["owner"])
+    mine = [g["id"] for g in client.get("/api/games/").json()["results"]]
+    private = set(archive["private"].records.values_list("game_id", flat=True))
+    assert len(mine) == 9 and set(mine[:2]) == private
 
 
 def test_list_filters_by_player_event_status_and_game(
@@ -49,9 +60,18 @@ def test_list_filters_by_player_event_status_and_game(
     expected = sorted(g["id"] for g in games if name in g["players"])
     by_player = client.get("/api/games/", {"player": name}).json()["results"]
     assert sorted(g["id"] for g in by_player) == expected
-    assert client.get("/api/games/", {"event": "Open"}).json()["count"] == 5
+    # the event is the upload's (named by its first record's Event tag): all 7 records
+    assert archive["public"].event.name == "Open"
+    assert client.get("/api/games/", {"event": "Open"}).json()["count"] == 7
+    private_event = archive["private"].event.name
+    assert private_event != "Open"
+    assert client.get("/api/games/", {"event": private_event}).json()["count"] == 0
     assert client.get("/api/games/", {"status": "rejected"}).json()["count"] == 1
+    assert client.get("/api/games/", {"status": "incomplete"}).json()["count"] == 1
     assert client.get("/api/games/", {"game": "head-to-head"}).json()["count"] == 0
+    client.force_authenticate(archive["owner"])
+    assert client.get("/api/games/", {"event": private_event}).json()["count"] == 2
+    assert client.get("/api/games/", {"event": "Open"}).json()["count"] == 7
 
 
 def test_list_answers_a_bad_filter_with_400_json(
@@ -66,7 +86,7 @@ def test_list_answers_a_bad_filter_with_400_json(
 def test_private_games_are_hidden_from_other_users(
     client: APIClient, archive: dict[str, Any], user_factory: Any
 ) -> None:
-    hidden = archive["private"].games.first()
+    hidden = archive["private"].records.first().game
     assert client.get("/api/games/").json()["count"] == 7
     assert client.get(f"/api/games/{hidden.pk}/").status_code == 404
     client.force_authenticate(user_factory("stranger"))
@@ -79,11 +99,18 @@ def test_private_games_are_hidden_from_other_users(
 
 
 def test_detail_of_a_verified_game(client: APIClient, archive: dict[str, Any]) -> None:
-    game = archive["public"].games.get(index=1)
+    record = archive["public"].records.get(index=1)
+    game = record.game
     body = client.get(f"/api/games/{game.pk}/").json()
-    assert body["status"] == GameStatus.VERIFIED and body["error"] is None
+    assert body["status"] == GameStatus.VERIFIED and body["id"] == game.pk
     assert body["result"] == game.result and body["event"] == "Open"
-    assert ["Event", "Open"] in body["tags"]
+    assert body["date"] == record.date
+    shown = body["record"]
+    assert shown["id"] == record.pk and shown["upload"] == archive["public"].pk
+    assert shown["index"] == 1 and shown["event"] == "Open"
+    assert shown["status"] == GameStatus.VERIFIED and shown["error"] is None
+    assert ["Event", "Open"] in shown["tags"]
+    assert [r["id"] for r in body["records"]] == [record.pk]
     assert [s["player"] for s in body["seats"]] == game.players
     assert {s["letter"]: s["score"] for s in body["seats"]} == game.result
     assert any(s["won"] for s in body["seats"])
@@ -97,13 +124,16 @@ def test_detail_of_a_verified_game(client: APIClient, archive: dict[str, Any]) -
 def test_detail_of_a_rejected_game_has_its_error(
     client: APIClient, archive: dict[str, Any]
 ) -> None:
-    game = archive["public"].games.get(status=GameStatus.REJECTED)
-    error = client.get(f"/api/games/{game.pk}/").json()["error"]
-    assert error == {
-        "line": game.error_line,
-        "column": game.error_column,
-        "action": game.error_action,
-        "message": game.error_message,
+    record = archive["public"].records.get(status=GameStatus.REJECTED)
+    body = client.get(f"/api/games/{record.game_id}/").json()
+    assert body["status"] == GameStatus.REJECTED
+    assert body["record"]["id"] == record.pk
+    assert body["record"]["status"] == GameStatus.REJECTED
+    assert body["record"]["error"] == {
+        "line": record.error_line,
+        "column": record.error_column,
+        "action": record.error_action,
+        "message": record.error_message,
     }
 
 
@@ -111,14 +141,14 @@ def test_detail_of_a_rejected_game_has_its_error(
 def test_detail_as_kgn_returns_the_canonical_record(
     client: APIClient, archive: dict[str, Any], how: str
 ) -> None:
-    game = archive["public"].games.get(index=2)
+    record = archive["public"].records.get(index=2)
     if how == "query":
-        response = client.get(f"/api/games/{game.pk}/?format=kgn")
+        response = client.get(f"/api/games/{record.game_id}/?format=kgn")
     else:
-        response = client.get(f"/api/games/{game.pk}/", HTTP_ACCEPT="application/x-kgn")
+        response = client.get(f"/api/games/{record.game_id}/", HTTP_ACCEPT="application/x-kgn")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/x-kgn")
-    assert response.content.decode() == game.canonical
+    assert response.content.decode() == record.canonical
 
 
 def test_a_missing_game_asked_for_as_kgn_is_a_json_404(client: APIClient) -> None:

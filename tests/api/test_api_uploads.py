@@ -24,6 +24,7 @@ UPLOAD_KEYS = {
     "finished_at",
     "counts",
     "progress",
+    "event",
     "notes",
     "records",
 }
@@ -31,9 +32,11 @@ RECORD_KEYS = {
     "index",
     "file",
     "file_index",
+    "record_id",
     "game_id",
     "game",
     "status",
+    "duplicate",
     "players",
     "result",
     "error",
@@ -69,8 +72,15 @@ def test_upload_with_a_token_is_created_pending(
     body = response.json()
     assert set(body) == UPLOAD_KEYS
     assert (body["name"], body["status"], body["visibility"]) == ("cup.kgn", "pending", "private")
-    assert body["counts"] == {"found": 0, "verified": 0, "rejected": 0, "incomplete": 0}
+    assert body["counts"] == {
+        "found": 0,
+        "verified": 0,
+        "rejected": 0,
+        "incomplete": 0,
+        "duplicates": 0,
+    }
     assert body["records"] == [] and body["finished_at"] is None
+    assert body["event"] is None  # no event given: the scan names it from the records
     assert response["Location"] == f"/api/uploads/{body['id']}/"
     upload = Upload.objects.get(pk=body["id"])
     assert upload.owner == user and upload.visibility == Visibility.PRIVATE
@@ -117,10 +127,19 @@ def test_upload_progress_has_the_polled_shape(upload_factory: Any, kgn: Any) -> 
     body = APIClient().get(f"/api/uploads/{upload.pk}/").json()
     assert set(body) == UPLOAD_KEYS
     assert body["status"] == UploadStatus.DONE and body["finished_at"] is not None
-    assert body["counts"] == {"found": 4, "verified": 2, "rejected": 1, "incomplete": 1}
+    assert body["counts"] == {
+        "found": 4,
+        "verified": 2,
+        "rejected": 1,
+        "incomplete": 1,
+        "duplicates": 0,
+    }
+    upload.refresh_from_db()
+    assert body["event"] == {"id": upload.event_id, "name": "x"}  # named from the file
     progress = body["progress"]
     assert progress["batches"] == {"total": 1, "done": 1} and progress["done"] == 4
     assert progress["rate"] > 0 and progress["eta_seconds"] is None
+    assert progress["duplicates"] == 0
     records = body["records"]
     assert [r["index"] for r in records] == [1, 2, 3, 4]
     assert {r["file"] for r in records} == {"x.kgn"}
@@ -132,6 +151,17 @@ def test_upload_progress_has_the_polled_shape(upload_factory: Any, kgn: Any) -> 
     assert set(records[3]["error"]) == {"line", "column", "action", "message"}
     assert records[0]["url"].endswith(f"/api/games/{records[0]['game_id']}/")
     assert isinstance(records[0]["players"], list) and records[0]["players"]
+    stored = {r.pk: r for r in upload.records.select_related("game")}
+    assert sorted(r["record_id"] for r in records) == sorted(stored)
+    for r in records:
+        record = stored[r["record_id"]]
+        assert (r["index"], r["game_id"], r["status"]) == (
+            record.index,
+            record.game_id,
+            record.status,
+        )
+        assert r["players"] == record.game.players and r["result"] == record.game.result
+    assert [r["duplicate"] for r in records] == [False] * 4
 
 
 def test_a_pending_upload_shows_no_records_yet(upload_factory: Any) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.core.files.base import ContentFile
 
-from records.models import Game, GameStatus, Upload, UploadStatus
+from records.models import GameStatus, Record, Upload, UploadStatus
 from records.services import upload_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,11 +50,13 @@ def _assert_verdicts(upload: Upload, bad_action: int, worker: Any) -> None:
     )
     assert (upload.records_found, upload.records_verified) == (6, 4)
     assert (upload.records_incomplete, upload.records_rejected) == (1, 1)
-    statuses = list(
-        Game.objects.filter(upload=upload).order_by("index").values_list("status", flat=True)
-    )
-    assert statuses == [GameStatus.VERIFIED] * 4 + [GameStatus.INCOMPLETE, GameStatus.REJECTED]
-    rejected = Game.objects.get(upload=upload, index=6)
+    records = Record.objects.filter(upload=upload).select_related("game").order_by("index")
+    assert [r.index for r in records] == [1, 2, 3, 4, 5, 6]
+    expected = [GameStatus.VERIFIED] * 4 + [GameStatus.INCOMPLETE, GameStatus.REJECTED]
+    assert [r.status for r in records] == expected
+    assert [r.game.status for r in records] == expected  # the replay's verdict on each game
+    assert len({r.game_id for r in records}) == 6
+    rejected = records.get(index=6)
     assert rejected.error_action == bad_action
     assert "over" in rejected.error_message
     assert upload.started_at is not None and upload.finished_at is not None

@@ -4,8 +4,10 @@ Real processes on the configured broker and database: worker A takes batches wit
 short lease; the test holds a row lock on the upload so that A blocks inside a batch's
 transaction (mid-batch, lease held, nothing committed), then kills A with SIGKILL.
 The sweep, run after the lease expired, hands the batch (and any message A had taken)
-to worker B, which finishes the job: every record ends with exactly one verdict and
-the counts add up.  The polling timeouts are ceilings for a slow machine.
+to worker B, which finishes the job: every record ends with exactly one verdict (one
+Record per place in the upload, none pending) and the counts add up.  The workers take
+the upload on their queue and its batches on that queue's ingest queue
+(``config.celery.route``).  The polling timeouts are ceilings for a slow machine.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ import pytest
 from django.core.files.base import ContentFile
 from django.utils import timezone
 
+from config.celery import ingest_queue
 from records.ingest import ingest_sweep
-from records.models import Batch, BatchStatus, Game, Upload, UploadStatus
+from records.models import Batch, BatchStatus, GameStatus, Record, Upload, UploadStatus
 from records.services import upload_create
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -42,11 +45,25 @@ def _wait(what: str, check: Callable[[], bool], worker: Any) -> None:
 
 
 def _waiting_on_a_lock(conn: psycopg.Connection[Any]) -> bool:
+    # pg_stat_activity is read once per transaction and the locker stays in one:
+    # drop that snapshot, or a wait that began after the first look is never seen
+    conn.execute("SELECT pg_stat_clear_snapshot()")
     row = conn.execute(
         "SELECT count(*) FROM pg_stat_activity "
         "WHERE datname = current_database() AND wait_event_type = 'Lock'"
     ).fetchone()
     return bool(row and row[0])
+
+
+def _purge(app: Any, queues: tuple[str, ...]) -> None:
+    """Drop what the test left on the workers' queues (the messages A had taken)."""
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1)
+            for queue in queues:
+                conn.default_channel.queue_purge(queue)
+    except Exception:  # a broker that went away leaves nothing to purge
+        pass
 
 
 def test_a_worker_killed_mid_batch_leaves_a_job_the_sweep_completes(
@@ -57,6 +74,7 @@ def test_a_worker_killed_mid_batch_leaves_a_job_the_sweep_completes(
 
     app.set_current()  # tasks are sent through the current app: the project's
     text = kgn.valid(40, seed=21)
+    queues = (workers.queue, ingest_queue(workers.queue))  # what each worker consumes
     a = workers.start(KIBITZ_BATCH_SIZE="4", KIBITZ_BATCH_LEASE_SECONDS=str(LEASE))
     locker = psycopg.connect(workers.database_url.replace("postgres://", "postgresql://", 1))
     try:
@@ -78,7 +96,7 @@ def test_a_worker_killed_mid_batch_leaves_a_job_the_sweep_completes(
         assert upload.status == UploadStatus.PROCESSING
         done_before = batches.filter(status=BatchStatus.DONE).count()
         assert done_before < 10
-        assert Game.objects.filter(upload=upload).count() == 4 * done_before
+        assert Record.objects.filter(upload=upload).count() == 4 * done_before
 
         b = workers.start(KIBITZ_BATCH_SIZE="4")
         time.sleep(LEASE + 1)
@@ -86,7 +104,7 @@ def test_a_worker_killed_mid_batch_leaves_a_job_the_sweep_completes(
         found = ingest_sweep(now=timezone.now() + timedelta(minutes=2))
         assert found.batches, "the sweep finds the batch A held"
         for batch_id in found.batches:
-            verify_batch.apply_async((batch_id,), queue=workers.queue)
+            verify_batch.apply_async((batch_id,), queue=queues[1])
         _wait(
             "worker B to finish the upload",
             lambda: Upload.objects.get(pk=upload.pk).status == UploadStatus.DONE,
@@ -94,8 +112,13 @@ def test_a_worker_killed_mid_batch_leaves_a_job_the_sweep_completes(
         )
     finally:
         locker.close()
+        _purge(app, queues)
     upload.refresh_from_db()
-    indexes = list(Game.objects.filter(upload=upload).values_list("index", flat=True))
+    records = Record.objects.filter(upload=upload)
+    indexes = list(records.values_list("index", flat=True))
     assert sorted(indexes) == list(range(1, 41)), "one verdict per record, none lost"
+    assert not records.exclude(status=GameStatus.VERIFIED).exists(), "every record judged"
     assert (upload.records_found, upload.records_verified) == (40, 40)
+    assert records.values("game").distinct().count() == 40
+    assert not records.exclude(game__status=GameStatus.VERIFIED).exists()
     assert not batches.exclude(status=BatchStatus.DONE).exists()

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from records.matches import match_sheet
-from records.models import Game, GameStatus, Upload, UploadStatus, Visibility
+from records.models import Game, GameStatus, Record, Upload, UploadStatus, Visibility
 from replay import registry
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +45,8 @@ def test_import_kgn_now_verifies_files_and_folders_recursively(
     assert [u.original_name for u in uploads] == ["a.kgn", "b.kgn", "c.kgn"]
     assert {u.status for u in uploads} == {UploadStatus.DONE}
     assert {u.owner.username for u in uploads} == {"alice"}
+    assert Record.objects.filter(status=GameStatus.VERIFIED).count() == 3
+    assert Record.objects.filter(status=GameStatus.INCOMPLETE).count() == 1
     assert Game.objects.filter(status=GameStatus.VERIFIED).count() == 3
 
 
@@ -83,27 +85,34 @@ def test_demo_setup_creates_the_demo_user_and_a_verified_archive_once(settings: 
     assert user.check_password("kibitz-demo")
     pierce = Upload.objects.get(owner=user, original_name="kibitz-demo-open.kgn")
     assert pierce.visibility == Visibility.PUBLIC
-    games = Game.objects.filter(upload=pierce)
-    assert games.filter(status=GameStatus.VERIFIED).count() == 60
-    assert set(games.values_list("event__name", flat=True)) == {"Kibitz Demo Open"}
-    assert set(games.values_list("num_players", flat=True)) == set(range(2, 9))
-    assert games.exclude(date="").count() == 60 and games.filter(round__isnull=False).count() == 60
+    assert pierce.event is not None and pierce.event.name == "Kibitz Demo Open"
+    assert pierce.event.owner == user
+    records = pierce.records.all()
+    assert records.filter(status=GameStatus.VERIFIED).count() == 60
+    assert records.filter(game__status=GameStatus.VERIFIED).count() == 60
+    assert set(records.values_list("event_tag", flat=True)) == {"Kibitz Demo Open"}
+    assert set(records.values_list("game__num_players", flat=True)) == set(range(2, 9))
+    assert records.exclude(date="").count() == 60
+    assert records.filter(round__isnull=False).count() == 60
     # every game of the archive is in the demo, all verified
-    demo = Game.objects.filter(upload__owner=user)
-    assert set(demo.values_list("game", flat=True)) == set(registry.games())
+    demo = Record.objects.filter(upload__owner=user)
+    games = Game.objects.filter(records__upload__owner=user).distinct()
+    assert set(games.values_list("game", flat=True)) == set(registry.games())
     assert not demo.exclude(status=GameStatus.VERIFIED).exists()
+    assert not games.exclude(status=GameStatus.VERIFIED).exists()
     for game in registry.games():
-        counts = set(demo.filter(game=game).values_list("num_players", flat=True))
+        counts = set(games.filter(game=game).values_list("num_players", flat=True))
         rules = registry.get(game)
         assert rules is not None and len(counts) == rules.max_players - rules.min_players + 1
     # at least one complete Knizia match
-    knizia = demo.filter(game="escalation-knizia").exclude(match="").first()
+    knizia = demo.filter(game__game="escalation-knizia").exclude(match="").first()
     assert knizia is not None
-    sheet = match_sheet(user=None, event=str(knizia.event_id), key=knizia.match)
+    sheet = match_sheet(user=None, event=str(knizia.upload.event_id), key=knizia.match)
     assert sheet.complete and len(sheet.rows) == len(sheet.players)
-    uploads, stored = Upload.objects.count(), demo.count()
+    uploads, stored, held = Upload.objects.count(), demo.count(), Game.objects.count()
     _run("demo_setup")
     assert Upload.objects.count() == uploads and demo.count() == stored
+    assert Game.objects.count() == held
 
 
 def test_demo_setup_refuses_without_debug(settings: Any) -> None:

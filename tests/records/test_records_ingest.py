@@ -26,22 +26,23 @@ from records.ingest import (
     upload_scan,
     upload_verify,
 )
-from records.models import Batch, BatchStatus, Game, Upload, UploadStatus
+from records.models import Batch, BatchStatus, Game, Record, Upload, UploadStatus
 
 pytestmark = pytest.mark.django_db
 
 FIELDS = (
     "index",
-    "game",
+    "game__game",
     "status",
+    "game__status",
     "first_line",
     "last_line",
     "error_line",
     "error_column",
     "error_action",
     "error_message",
-    "identity",
-    "result",
+    "game__identity",
+    "game__result",
 )
 
 
@@ -60,7 +61,7 @@ def mixed(kgn: Any) -> str:
 
 
 def verdicts(upload: Upload) -> list[tuple[Any, ...]]:
-    return list(Game.objects.filter(upload=upload).order_by("index").values_list(*FIELDS))
+    return list(Record.objects.filter(upload=upload).order_by("index").values_list(*FIELDS))
 
 
 def test_batches_of_any_size_store_the_verdicts_of_the_whole_file(
@@ -77,7 +78,12 @@ def test_batches_of_any_size_store_the_verdicts_of_the_whole_file(
         assert verdicts(batched) == verdicts(whole)
         counts = ("records_found", "records_verified", "records_rejected", "records_incomplete")
         assert [getattr(batched, c) for c in counts] == [getattr(whole, c) for c in counts]
+        # the same games: stored once, every record a duplicate of the public one before
+        assert batched.records_duplicate == 10
+        assert batched.records.filter(duplicate=True).count() == 10
     assert (whole.records_found, whole.records_verified) == (10, 8)
+    assert whole.records_duplicate == 0
+    assert Game.objects.count() == 10
     assert [g[0] for g in verdicts(whole)] == list(range(1, 11))
 
 
@@ -119,7 +125,8 @@ def test_a_batch_is_held_by_one_lease_at_a_time(
     _commit(batch, second, _verify_rows(batch))
     upload.refresh_from_db()
     assert upload.status == UploadStatus.DONE and upload.records_verified == 5
-    assert Game.objects.filter(upload=upload).count() == 5
+    assert Record.objects.filter(upload=upload).count() == 5
+    assert Game.objects.count() == 5
 
 
 def test_the_sweep_hands_an_expired_lease_and_idle_batches_to_another_worker(
@@ -141,7 +148,7 @@ def test_the_sweep_hands_an_expired_lease_and_idle_batches_to_another_worker(
         assert batch_verify(batch_id=batch_id, worker="b")
     upload.refresh_from_db()
     assert (upload.status, upload.records_verified) == (UploadStatus.DONE, 6)
-    indexes = list(Game.objects.filter(upload=upload).values_list("index", flat=True))
+    indexes = list(Record.objects.filter(upload=upload).values_list("index", flat=True))
     assert sorted(indexes) == [1, 2, 3, 4, 5, 6]
 
 
@@ -164,7 +171,8 @@ def test_a_failing_batch_is_retried_then_fails_its_upload(
     assert not batch_verify(batch_id=batch_id)
     upload.refresh_from_db()
     assert upload.status == UploadStatus.FAILED and "disk on fire" in upload.error
-    assert not Game.objects.filter(upload=upload).exists()
+    assert not Record.objects.filter(upload=upload).exists()
+    assert not Game.objects.exists()
 
 
 def test_verifying_in_process_again_keeps_one_verdict_per_record(
@@ -176,7 +184,8 @@ def test_verifying_in_process_again_keeps_one_verdict_per_record(
     upload_verify(upload_id=upload.pk)
     upload.refresh_from_db()
     assert upload.status == UploadStatus.DONE and upload.records_found == 5
-    assert Game.objects.filter(upload=upload).count() == 5
+    assert Record.objects.filter(upload=upload).count() == 5
+    assert Game.objects.count() == 5
 
 
 def _zip(files: dict[str, bytes]) -> bytes:
@@ -193,7 +202,7 @@ def test_a_gzipped_file_is_verified_like_the_plain_one(upload_factory: Any, kgn:
     packed = upload_factory(text=gzip.compress(text.encode()), name="night.kgn.gz")
     assert packed.status == UploadStatus.DONE
     assert verdicts(packed) == verdicts(plain)
-    assert set(Game.objects.filter(upload=packed).values_list("part_name", flat=True)) == {
+    assert set(Record.objects.filter(upload=packed).values_list("part_name", flat=True)) == {
         "night.kgn"
     }
 
@@ -215,19 +224,20 @@ def test_a_zip_gives_each_kgn_file_its_records_with_their_own_positions(
     assert upload.status == UploadStatus.DONE, upload.error
     assert (upload.records_found, upload.records_verified) == (14, 12)
     assert "readme.txt" in upload.notes
-    games = list(Game.objects.filter(upload=upload).order_by("index"))
-    assert [g.index for g in games] == list(range(1, 15))
-    assert [(g.part_name, g.part_index) for g in games[9:11]] == [
+    records = list(Record.objects.filter(upload=upload).order_by("index"))
+    assert [r.index for r in records] == list(range(1, 15))
+    assert [(r.part_name, r.part_index) for r in records[9:11]] == [
         ("day1/round.kgn", 10),
         ("day2/round.kgn.gz", 1),
     ]
     # the first file's verdicts and positions are those of the same file uploaded alone
     first = [
-        (g.part_index, g.status, g.first_line, g.error_line, g.error_action) for g in games[:10]
+        (r.part_index, r.status, r.first_line, r.error_line, r.error_action, r.game_id)
+        for r in records[:10]
     ]
     assert first == [
-        (g.index, g.status, g.first_line, g.error_line, g.error_action)
-        for g in Game.objects.filter(upload=alone).order_by("index")
+        (r.index, r.status, r.first_line, r.error_line, r.error_action, r.game_id)
+        for r in Record.objects.filter(upload=alone).order_by("index")
     ]
 
 
@@ -243,7 +253,7 @@ def test_a_damaged_archive_fails_its_upload_with_the_reason(
 ) -> None:
     upload = upload_factory(text=data, name="broken.zip")
     assert upload.status == UploadStatus.FAILED and reason in upload.error
-    assert not Game.objects.filter(upload=upload).exists()
+    assert not Record.objects.filter(upload=upload).exists()
 
 
 def test_a_zip_without_kgn_files_or_past_the_unpacked_limit_is_refused(
@@ -287,4 +297,5 @@ def test_a_zip_member_over_a_limit_fails_the_upload_naming_the_member(
     upload = upload_factory(text=data, name="cup.zip")
     assert upload.status == UploadStatus.FAILED
     assert upload.error.startswith("big/many.kgn: the file holds more than 3 records")
-    assert not Game.objects.filter(upload=upload).exists()
+    assert not Record.objects.filter(upload=upload).exists()
+    assert not Game.objects.exists()

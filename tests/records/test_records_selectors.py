@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.http import Http404
 
-from records.models import GameStatus, Visibility
+from records.models import GameStatus, Record, Visibility
 from records.selectors import game_get, game_list, game_steps, upload_get, upload_records
 
 pytestmark = pytest.mark.django_db
@@ -33,10 +33,13 @@ def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, Any]:
 
 def test_game_list_is_newest_first_in_a_stable_order(archive: dict[str, Any]) -> None:
     games = list(game_list(user=ANON, filters={}))
-    keys = [(g.upload_id, g.index) for g in games]
-    second, first = archive["second"].pk, archive["first"].pk
-    assert keys == [(second, i) for i in range(1, 6)] + [(first, i) for i in range(1, 5)]
-    assert keys == [(g.upload_id, g.index) for g in game_list(user=ANON, filters={})]
+    keys = [g.pk for g in games]
+    assert keys == [g.pk for g in sorted(games, key=lambda g: (g.created_at, g.pk), reverse=True)]
+    of = {name: {r.game_id for r in archive[name].records.all()} for name in ("first", "second")}
+    # each game once; the later upload's games first
+    assert len(keys) == len(set(keys)) == 9
+    assert set(keys[:5]) == of["second"] and set(keys[5:]) == of["first"]
+    assert keys == [g.pk for g in game_list(user=ANON, filters={})]
 
 
 def test_game_list_hides_private_games_from_others(archive: dict[str, Any]) -> None:
@@ -52,6 +55,10 @@ def test_game_list_filters_by_event_status_and_game(archive: dict[str, Any]) -> 
     assert game_list(user=ANON, filters={"game": "wild-escape"}).count() == 0
     verified = game_list(user=ANON, filters={"event": "Autumn Cup", "status": GameStatus.VERIFIED})
     assert verified.count() == 3
+    # the event is the upload's (named by its first record's Event tag): the records
+    # without an Event tag of their own are in it too
+    assert archive["second"].event.name == "Autumn Cup"
+    assert game_list(user=ANON, filters={"event": "autumn cup"}).count() == 5
 
 
 def test_game_list_refuses_an_unknown_status(archive: dict[str, Any]) -> None:
@@ -87,8 +94,10 @@ def test_text_search_matches_event_and_player_names(archive: dict[str, Any]) -> 
 @pytest.mark.postgres
 def test_postgres_text_search_uses_web_search_syntax(archive: dict[str, Any]) -> None:
     assert game_list(user=ANON, filters={"q": '"spring cup"'}).count() == 4
-    assert game_list(user=ANON, filters={"q": "cup -spring"}).count() == 3
-    assert game_list(user=ANON, filters={"q": "spring OR autumn"}).count() == 7
+    # the event is the upload's: all 5 records of the Autumn Cup upload are in it,
+    # the two without an Event tag of their own included
+    assert game_list(user=ANON, filters={"q": "cup -spring"}).count() == 5
+    assert game_list(user=ANON, filters={"q": "spring OR autumn"}).count() == 9
 
 
 @pytest.mark.postgres
@@ -100,7 +109,7 @@ def test_postgres_profile_installs_contrib_postgres() -> None:
 
 
 def test_game_get_raises_404_for_games_the_user_may_not_see(archive: dict[str, Any]) -> None:
-    hidden = archive["hidden"].games.first()
+    hidden = archive["hidden"].records.first().game
     assert game_get(user=archive["owner"], pk=hidden.pk) == hidden
     for pk in (hidden.pk, 10**9, "nope"):
         with pytest.raises(Http404):
@@ -108,8 +117,9 @@ def test_game_get_raises_404_for_games_the_user_may_not_see(archive: dict[str, A
 
 
 def test_game_steps_replays_every_action_of_a_verified_game(archive: dict[str, Any]) -> None:
-    game = archive["first"].games.get(index=1)
-    steps = game_steps(game=game)
+    record = archive["first"].records.get(index=1)
+    game = record.game
+    steps = game_steps(record=record)
     assert len(steps) == game.num_actions + 1
     assert steps[0].index == 0 and steps[0].action is None
     assert [s.index for s in steps] == list(range(game.num_actions + 1))
@@ -118,10 +128,11 @@ def test_game_steps_replays_every_action_of_a_verified_game(archive: dict[str, A
 
 
 def test_game_steps_stops_before_the_faulty_action(archive: dict[str, Any]) -> None:
-    game = archive["second"].games.get(status=GameStatus.REJECTED)
-    steps = game_steps(game=game)
-    assert steps[-1].index == game.error_action - 1
-    assert game_steps(game=type(game)(canonical="")) == []
+    record = archive["second"].records.get(status=GameStatus.REJECTED)
+    assert record.game.status == GameStatus.REJECTED
+    steps = game_steps(record=record)
+    assert steps[-1].index == record.error_action - 1
+    assert game_steps(record=Record(canonical="")) == []
 
 
 def test_upload_get_and_records(archive: dict[str, Any]) -> None:
@@ -129,4 +140,10 @@ def test_upload_get_and_records(archive: dict[str, Any]) -> None:
     with pytest.raises(Http404):
         upload_get(user=ANON, pk=hidden.pk)
     assert upload_get(user=archive["owner"], pk=hidden.pk) == hidden
-    assert [g.index for g in upload_records(upload=archive["second"])] == [1, 2, 3, 4, 5]
+    records = list(upload_records(upload=archive["second"]))
+    assert all(isinstance(r, Record) for r in records)
+    assert [r.index for r in records] == [1, 2, 3, 4, 5]
+    assert [r.game.status for r in records] == [GameStatus.VERIFIED] * 3 + [
+        GameStatus.INCOMPLETE,
+        GameStatus.REJECTED,
+    ]

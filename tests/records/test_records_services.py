@@ -11,7 +11,16 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.utils import timezone
 
-from records.models import Event, Game, GameStatus, Player, Upload, UploadStatus, Visibility
+from records.models import (
+    Event,
+    Game,
+    GameStatus,
+    Player,
+    Record,
+    Upload,
+    UploadStatus,
+    Visibility,
+)
 from records.services import upload_create, upload_sweep, upload_verify
 
 pytestmark = pytest.mark.django_db
@@ -72,31 +81,39 @@ def test_upload_verify_stores_verified_games_with_events_players_and_results(
     assert upload.status == UploadStatus.DONE
     assert (upload.records_found, upload.records_verified) == (3, 3)
     assert upload.finished_at is not None and upload.started_at is not None
-    games = list(upload.games.order_by("index"))
-    assert [g.index for g in games] == [1, 2, 3]
-    for game, record in zip(games, kgn.records(3, seed=5, event="Spring Cup"), strict=True):
+    assert upload.event is not None and upload.event.name == "Spring Cup"
+    assert upload.event.owner == upload.owner
+    records = list(upload.records.order_by("index"))
+    assert [r.index for r in records] == [1, 2, 3]
+    for record, written in zip(records, kgn.records(3, seed=5, event="Spring Cup"), strict=True):
+        game = record.game
+        assert record.status == GameStatus.VERIFIED and record.error is None
         assert game.status == GameStatus.VERIFIED and game.verified_at is not None
-        assert game.event.name == "Spring Cup"
-        assert game.players == list(record.players)
-        assert game.result == record.result.as_json()
-        assert game.winners == list(record.result.winners)
-        assert game.num_actions == len(record.actions)
-        assert game.canonical.startswith('[Game "escalation-pierce"]')
-        assert game.source.startswith('[Game "escalation-pierce"]')
+        assert record.upload.event.name == "Spring Cup"
+        assert record.event_tag == "Spring Cup"
+        assert game.players == list(written.players)
+        assert game.result == written.result.as_json()
+        assert game.winners == list(written.result.winners)
+        assert game.num_actions == len(written.actions)
+        assert record.canonical.startswith('[Game "escalation-pierce"]')
+        assert record.source.startswith('[Game "escalation-pierce"]')
         assert len(game.identity) == 64
         assert {"pile_takes", "went_out"} <= set(game.facts)
-        assert ["Event", "Spring Cup"] in game.tags
+        assert ["Event", "Spring Cup"] in record.tags
         scores = {s.letter: s.score for s in game.seats.all()}
         assert scores == game.result
     assert Event.objects.count() == 1
-    assert Player.objects.count() == len({p for g in games for p in g.players})
+    assert Game.objects.count() == 3
+    assert Player.objects.count() == len({p for r in records for p in r.game.players})
 
 
 def test_upload_verify_marks_an_unfinished_game_incomplete(upload_factory: Any, kgn: Any) -> None:
     upload = upload_factory(text=kgn.incomplete())
-    game = upload.games.get()
+    record = upload.records.get()
+    game = record.game
     assert (upload.records_found, upload.records_incomplete) == (1, 1)
-    assert game.status == GameStatus.INCOMPLETE and game.error is None
+    assert record.status == GameStatus.INCOMPLETE and record.error is None
+    assert game.status == GameStatus.INCOMPLETE
     assert game.result is None and game.verified_at is None
 
 
@@ -106,14 +123,15 @@ def test_upload_verify_rejects_an_illegal_action_with_its_position(
     text, action = kgn.illegal()
     upload = upload_factory(text=kgn.valid(1) + "\n" + text)
     assert (upload.records_found, upload.records_verified, upload.records_rejected) == (2, 1, 1)
-    game = upload.games.get(index=2)
-    assert game.status == GameStatus.REJECTED
-    assert game.error_action == action
-    assert "already over" in game.error_message
-    line = text.splitlines()[game.error_line - game.first_line]
+    record = upload.records.get(index=2)
+    assert record.status == GameStatus.REJECTED
+    assert record.game.status == GameStatus.REJECTED  # the illegal action is the game's
+    assert record.error_action == action
+    assert "already over" in record.error_message
+    line = text.splitlines()[record.error_line - record.first_line]
     # the error points at the action's first token: its move number
-    assert line[game.error_column - 1 :].startswith(f"{action}. ")
-    assert game.canonical  # it loaded, so its canonical form is kept for the replay
+    assert line[record.error_column - 1 :].startswith(f"{action}. ")
+    assert record.canonical  # it loaded, so its canonical form is kept for the replay
 
 
 def test_upload_verify_keeps_the_tags_of_a_record_that_cannot_be_loaded(
@@ -121,28 +139,32 @@ def test_upload_verify_keeps_the_tags_of_a_record_that_cannot_be_loaded(
 ) -> None:
     text = '[Game "no-such-game"]\n[Event "Odd Cup"]\n[Players "Ann; Bob"]\n\n1. A: 5S *\n'
     upload = upload_factory(text=text)
-    game = upload.games.get()
-    assert game.status == GameStatus.REJECTED
-    assert game.game == "no-such-game" and game.event.name == "Odd Cup"
-    assert game.players == ["Ann", "Bob"] and game.canonical == ""
-    assert "unknown game" in game.error_message and game.error_line == 1
-    assert ["Event", "Odd Cup"] in game.tags
+    record = upload.records.get()
+    game = record.game
+    assert record.status == GameStatus.REJECTED and game.status == GameStatus.REJECTED
+    assert game.game == "no-such-game"
+    assert record.event_tag == "Odd Cup" and upload.event.name == "Odd Cup"
+    assert game.players == ["Ann", "Bob"] and record.canonical == ""
+    assert "unknown game" in record.error_message and record.error_line == 1
+    assert ["Event", "Odd Cup"] in record.tags
 
 
 def test_upload_verify_rejects_a_file_that_is_not_utf8(upload_factory: Any) -> None:
     upload = upload_factory(text=b'[Game "escalation-pierce"]\n[Event "Caf\xe9"]\n')
     assert (upload.status, upload.records_found, upload.records_rejected) == ("done", 1, 1)
-    game = upload.games.get()
-    assert game.status == GameStatus.REJECTED
-    assert (game.error_line, game.error_column) == (2, 12)
-    assert "UTF-8" in game.error_message or "utf-8" in game.error_message.lower()
+    record = upload.records.get()
+    assert record.status == GameStatus.REJECTED
+    assert record.game.status == GameStatus.REJECTED
+    assert (record.error_line, record.error_column) == (2, 12)
+    assert "UTF-8" in record.error_message or "utf-8" in record.error_message.lower()
 
 
 def test_upload_verify_twice_stores_one_verdict_per_record(upload_factory: Any, kgn: Any) -> None:
     upload = upload_factory(text=kgn.valid(2), verify=False)
     upload_verify(upload_id=upload.pk)
     upload_verify(upload_id=upload.pk)
-    assert Game.objects.filter(upload=upload).count() == 2
+    assert Record.objects.filter(upload=upload).count() == 2
+    assert Game.objects.count() == 2
     upload.refresh_from_db()
     assert (upload.status, upload.records_found) == (UploadStatus.DONE, 2)
 
@@ -151,7 +173,8 @@ def test_upload_verify_leaves_a_claimed_upload_to_its_worker(upload_factory: Any
     upload = upload_factory(text=kgn.valid(1), verify=False)
     Upload.objects.filter(pk=upload.pk).update(status=UploadStatus.PROCESSING)
     upload_verify(upload_id=upload.pk)
-    assert not Game.objects.filter(upload=upload).exists()
+    assert not Record.objects.filter(upload=upload).exists()
+    assert not Game.objects.exists()
 
 
 def test_upload_verify_marks_the_upload_failed_and_writes_nothing_on_a_crash(
@@ -167,7 +190,8 @@ def test_upload_verify_marks_the_upload_failed_and_writes_nothing_on_a_crash(
     upload.refresh_from_db()
     assert upload.status == UploadStatus.FAILED
     assert "disk on fire" in upload.error and upload.finished_at is not None
-    assert not Game.objects.filter(upload=upload).exists()
+    assert not Record.objects.filter(upload=upload).exists()
+    assert not Game.objects.exists()  # the games went with the records' transaction
     # the scan counted the records; none of them got a verdict
     assert (upload.records_found, upload.records_verified) == (2, 0)
 

@@ -24,8 +24,9 @@ from records.models import Game
 @pytest.fixture
 def game_factory(upload_factory: Callable[..., Any], kgn: Any) -> Callable[..., Game]:
     """``game_factory(visibility=..., owner=..., players=(...), comment=..., game=...,
-    n=...)`` -> the first (verified) Game of a fresh one-record upload; ``n`` players
-    (3 for Pierce, drawn by the generator for the other games unless given)."""
+    n=...)`` -> the (verified) Game of a fresh one-record upload (that record:
+    ``game.records.get()``); ``n`` players (3 for Pierce, drawn by the generator for the
+    other games unless given)."""
 
     def make(
         *,
@@ -48,7 +49,7 @@ def game_factory(upload_factory: Callable[..., Any], kgn: Any) -> Callable[..., 
             first = replace(record.actions[0], comments=(comment,))
             record = replace(record, actions=(first, *record.actions[1:]))
         upload = upload_factory(owner=owner, text=kgn.write([record]), visibility=visibility)
-        return upload.games.get(index=1)
+        return upload.records.get(index=1).game
 
     return make
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from records.models import Game, GameStatus, Upload, UploadStatus
+from records.models import Game, GameStatus, Record, Upload, UploadStatus
 from records.selectors import game_steps
 from replay import registry
 
@@ -34,6 +34,11 @@ def _not_reloaded(page: Any) -> bool:
     return bool(page.evaluate(f"{MARKER} === true"))
 
 
+def _last_step(game: Game) -> int:
+    """The last step of the replay of ``game``'s one record (a fresh one-record upload)."""
+    return len(game_steps(record=game.records.get())) - 1
+
+
 def test_arrow_keys_step_the_replay_without_reloading(
     page: Any,
     browser: Any,
@@ -44,7 +49,7 @@ def test_arrow_keys_step_the_replay_without_reloading(
     from playwright.sync_api import expect
 
     game = game_factory(seed=8, players=("Alma", "Bram", "Cora", "Dirk"), event="Spring Cup")
-    last = len(game_steps(game=game)) - 1
+    last = _last_step(game)
     url = f"{live_server.url}/games/{game.pk}/"
     page.goto(url)
     _mark(page)
@@ -87,8 +92,7 @@ def test_every_game_replays_with_the_keys_and_permalinks(
     from playwright.sync_api import expect
 
     game = game_factory(game=game_id, seed=21)
-    steps = game_steps(game=game)
-    last = len(steps) - 1
+    last = _last_step(game)
     url = f"{live_server.url}/games/{game.pk}/"
     page.goto(url)
     _mark(page)
@@ -125,14 +129,15 @@ def test_a_knizia_match_page_links_each_score_to_its_game(
         "escalation-knizia", random.Random(4), match="Final", players=3, tags=(("Event", "Cup"),)
     )
     upload = upload_factory(text=write_records(records))
-    game = upload.games.get(round=2)
+    game = upload.records.get(round=2).game
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.locator("#match-link").click()
     expect(page.locator("#match-status")).to_have_text("complete")
     expect(page.locator("#scoresheet tbody tr")).to_have_count(3)
     snap(page, "knizia-match")
     page.locator("#scoresheet tbody tr").nth(2).locator("td a").first.click()
-    expect(page).to_have_url(re.compile(rf"/games/{upload.games.get(round=3).pk}/$"))
+    third = upload.records.get(round=3)
+    expect(page).to_have_url(re.compile(rf"/games/{third.game_id}/\?record={third.pk}$"))
 
 
 def test_step_links_work_without_javascript(
@@ -204,7 +209,8 @@ def test_golden_path_sign_up_upload_watch_verify_and_replay(
     page.set_input_files("input[type=file]", str(kgn))
     # Hold the worker off the queue until the page shows the upload pending, so the
     # test always sees the whole pending -> done transition (a fast worker could
-    # otherwise finish before the page loads).
+    # otherwise finish before the page loads).  Its default queue is enough: the
+    # upload's scan is sent there, and its batches (the ingest queue) only after it.
     worker = celery_worker_process
     celery_app.control.cancel_consumer(worker.queue, destination=[worker.name], reply=True)
     try:
@@ -233,16 +239,21 @@ def test_golden_path_sign_up_upload_watch_verify_and_replay(
     expect(page.locator("#upload-busy")).to_be_hidden()
     assert page.evaluate("document.getElementById('upload-progress').value") == count
     snap(page, "upload-done")
-    assert Game.objects.filter(upload_id=upload_id, status=GameStatus.VERIFIED).count() == count
+    records = Record.objects.filter(upload_id=upload_id)
+    assert records.filter(status=GameStatus.VERIFIED).count() == count
+    games = Game.objects.filter(records__upload_id=upload_id, status=GameStatus.VERIFIED)
+    assert games.distinct().count() == count
 
+    first = records.get(index=1)
     rows.first.locator("a").click()
-    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    expect(page).to_have_url(re.compile(rf"/games/{first.game_id}/\?record={first.pk}$"))
     _mark(page)
     frame = page.locator("#replay-view .replay-frame")
     expect(frame).to_have_attribute("data-step", "0")
     for step in range(1, 4):
         page.keyboard.press("ArrowRight")
         expect(frame).to_have_attribute("data-step", str(step))
+    expect(page).to_have_url(re.compile(rf"\?record={first.pk}&step=3$"))
     page.keyboard.press("End")
     expect(page.locator(".pierce .state")).to_contain_text("game over")
     assert _not_reloaded(page)

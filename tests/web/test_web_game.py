@@ -48,7 +48,7 @@ def test_step_n_shows_the_table_of_that_step(
     game_factory: Callable[..., Game], hand_labels: Callable[..., list[str]], n: int
 ) -> None:
     game = game_factory(seed=8)
-    steps = game_steps(game=game)
+    steps = game_steps(record=game.records.get())
     body = _page(game, f"?step={n}")
     assert _current_step(body) == n
     table = steps[n].table
@@ -69,7 +69,7 @@ def test_move_list_numbers_every_action_and_shows_comments(
     game_factory: Callable[..., Game],
 ) -> None:
     game = game_factory(comment="A bold <start>")
-    steps = game_steps(game=game)
+    steps = game_steps(record=game.records.get())
     body = _page(game)
     rules = registry.get(game.game)
     assert rules is not None
@@ -92,7 +92,7 @@ def test_out_of_range_or_bad_steps_clamp(
     game_factory: Callable[..., Game], raw: str, expected: str
 ) -> None:
     game = game_factory()
-    last = len(game_steps(game=game)) - 1
+    last = len(game_steps(record=game.records.get())) - 1
     assert _current_step(_page(game, f"?step={raw}")) == (0 if expected == "first" else last)
 
 
@@ -109,7 +109,7 @@ def test_fragment_is_just_the_replay_part_of_the_page(
 
 def test_step_links_work_without_javascript(game_factory: Callable[..., Game]) -> None:
     game = game_factory()
-    last = len(game_steps(game=game)) - 1
+    last = len(game_steps(record=game.records.get())) - 1
     body = _page(game, "?step=4")
     for nav, step in (("first", 0), ("prev", 3), ("next", 5), ("last", last)):
         assert f'href="?step={step}" data-step="{step}" data-nav="{nav}"' in body
@@ -121,9 +121,10 @@ def test_rejected_game_shows_the_error_and_marks_the_faulty_action(
     upload_factory: Callable[..., Any], kgn: Any, visible_text: Callable[[str], str]
 ) -> None:
     illegal, bad_action = kgn.illegal()
-    game = upload_factory(text=illegal).games.get()
+    record = upload_factory(text=illegal).records.get()
+    game = record.game
     body = _page(game)
-    message = f"line {game.error_line}, column {game.error_column}, action {bad_action}:"
+    message = f"line {record.error_line}, column {record.error_column}, action {bad_action}:"
     assert re.search(r'<div class="fault" role="alert">', body)
     assert message in visible_text(body)
     fault = re.search(r'<li class="fault" id="fault-move"><span class="n">(\d+)\.</span>', body)

@@ -33,8 +33,9 @@ def _page(game: Game, query: str = "") -> str:
 
 def _golden(upload_factory: Callable[..., Any]) -> Game:
     upload = upload_factory(text=THREE.read_text(encoding="utf-8"))
-    game: Game = upload.games.get(index=1)
-    assert game.status == "verified", game.error_message
+    record = upload.records.get(index=1)
+    assert record.status == "verified", record.error_message
+    game: Game = record.game
     return game
 
 
@@ -100,7 +101,7 @@ def test_the_trick_table_shows_cards_takers_and_running_points(
 def test_generated_games_render_every_step(game_factory: Callable[..., Game]) -> None:
     for n, seed in ((2, 3), (3, 4)):
         game = game_factory(game=GAME, n=n, seed=seed)
-        steps = game_steps(game=game)
+        steps = game_steps(record=game.records.get())
         assert len(steps) == 13 * n + 1
         for k in (0, 1, n, len(steps) - 1):
             body = _page(game, f"?step={k}")

@@ -38,8 +38,9 @@ def _page(game: Game, query: str = "") -> str:
 
 def _golden(upload_factory: Callable[..., Any]) -> Game:
     upload = upload_factory(text=GOLDEN.read_text(encoding="utf-8"))
-    game: Game = upload.games.get(index=1)
-    assert game.status == "verified", game.error_message
+    record = upload.records.get(index=1)
+    assert record.status == "verified", record.error_message
+    game: Game = record.game
     return game
 
 
@@ -63,7 +64,7 @@ def test_every_step_shows_that_steps_hands_and_stock(
     seed: int,
 ) -> None:
     game = game_factory(game=GAME, n=n, seed=seed)
-    steps = game_steps(game=game)
+    steps = game_steps(record=game.records.get())
     for k in (0, 1, len(steps) // 2, len(steps) - 1):
         body = _page(game, f"?step={k}")
         table = steps[k].table
@@ -155,7 +156,7 @@ def test_the_score_table_of_a_generated_game_agrees_with_its_result(
     game_factory: Callable[..., Game],
 ) -> None:
     game = game_factory(game=GAME, n=5, seed=21)
-    final = game_steps(game=game)[-1].table
+    final = game_steps(record=game.records.get())[-1].table
     rows = _score_rows(_page(game))
     assert set(rows) == set(final["seats"])
     low = min(final["scores"].values())
@@ -178,8 +179,9 @@ def test_a_game_stopped_early_has_no_score(
     head, _, _ = text.partition("\n\n")
     head = head.replace('[Result "A 30, B 4, C 4, D 17"]\n', "")
     upload = upload_factory(text=head + "\n\n1. A: 2 2. B: 3 3 3. C: 8 *\n")
-    game = upload.games.get(index=1)
-    assert game.status == "incomplete"
+    record = upload.records.get(index=1)
+    game = record.game
+    assert record.status == game.status == "incomplete"
     body = _page(game)
     assert "The game stopped before its end, so nobody has scored." in visible_text(body)
 
@@ -192,14 +194,14 @@ def test_a_knizia_match_is_complete_after_one_game_per_player_and_lowest_wins(
     )
     assert [r.first for r in records] == [0, 1, 2]
     upload = upload_factory(text=write_records(records))
-    games = list(upload.games.order_by("round"))
-    body = Client().get(f"/matches/{games[0].event_id}/K1/").content.decode()
+    assert upload.records.count() == 3 and upload.event is not None
+    body = Client().get(f"/matches/{upload.event_id}/K1/").content.decode()
     assert re.search(r'<dd id="match-status"><span class="badge [^"]*">complete</span>', body)
     assert "the lowest total wins" in visible_text(body)
     two = generate_match(
         GAME, random.Random(10), match="K2", players=3, tags=(("Event", "Knizia Night"),)
     )[:2]
     short = upload_factory(text=write_records(two))
-    body = Client().get(f"/matches/{short.games.first().event_id}/K2/").content.decode()
+    body = Client().get(f"/matches/{short.event_id}/K2/").content.decode()
     assert re.search(r'<dd id="match-status"><span class="badge [^"]*">unfinished</span>', body)
     assert "2 of 3 games played" in body

@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 
 from records.matches import match_sheet
-from records.models import Game
+from records.models import Record
 from replay.generate import generate_match
 from replay.kgn import write_records
 from replay.record import GameRecord, Variant
@@ -44,8 +44,13 @@ def page(url: str, client: Client | None = None) -> str:
     return response.content.decode()
 
 
-def match_url(game: Game) -> str:
-    return f"/matches/{game.event_id}/{game.match}/"
+def match_url(record: Record) -> str:
+    """A match is the records of one event (their upload's) with the same Match tag."""
+    return f"/matches/{record.upload.event_id}/{record.match}/"
+
+
+def game_url(record: Record) -> str:
+    return f"/games/{record.game_id}/?record={record.pk}"
 
 
 def status_of(body: str) -> str:
@@ -67,15 +72,15 @@ def test_a_complete_match_shows_every_round_linked_with_running_totals(
 ) -> None:
     records = pierce_match(3)
     upload = upload_factory(text=write_records(records))
-    games = list(upload.games.order_by("round"))
-    body = page(match_url(games[0]))
+    stored = list(upload.records.order_by("round"))
+    body = page(match_url(stored[0]))
     assert status_of(body) == "complete"
     rows = sheet_rows(body)
     assert len(rows) == 3
     names = records[0].players
     totals = [0] * len(names)
-    for row, record, game in zip(rows, records, games, strict=True):
-        assert f'href="/games/{game.pk}/"' in row
+    for row, record, occurrence in zip(rows, records, stored, strict=True):
+        assert f'href="{game_url(occurrence)}"' in row
         assert record.result is not None and record.result.scores is not None
         cells = re.findall(r'<td class="num[^"]*">(.*?)</td>', row, re.S)
         for k, score in enumerate(record.result.scores):
@@ -90,13 +95,13 @@ def test_a_complete_match_shows_every_round_linked_with_running_totals(
     leaders = [names[k] for k, t in enumerate(totals) if t == best]
     assert all(f"<strong>{name}</strong>" in body for name in leaders)
     # the game page links back to its match
-    assert f'href="{match_url(games[1])}" id="match-link"' in page(f"/games/{games[1].pk}/")
+    assert f'href="{match_url(stored[1])}" id="match-link"' in page(game_url(stored[1]))
 
 
 def test_a_missing_round_leaves_the_match_unfinished(upload_factory: Callable[..., Any]) -> None:
     records = pierce_match(3)
     upload = upload_factory(text=write_records([records[0], records[2]]))
-    body = page(match_url(upload.games.first()))
+    body = page(match_url(upload.records.first()))
     assert status_of(body) == "unfinished"
     assert "round 2 is missing" in body
     rows = sheet_rows(body)
@@ -113,7 +118,7 @@ def test_a_changed_variant_breaks_the_match_at_that_round(
     if changed.variant == records[0].variant:
         changed = dataclasses.replace(records[1], variant=Variant((("special-lead", "always"),)))
     upload = upload_factory(text=write_records([records[0], changed, records[2]]))
-    body = page(match_url(upload.games.first()))
+    body = page(match_url(upload.records.first()))
     assert status_of(body) == "broken"
     assert "Broken at round 2:</strong> the Variant changes within the match" in body
 
@@ -121,7 +126,7 @@ def test_a_changed_variant_breaks_the_match_at_that_round(
 def test_a_repeated_round_breaks_the_match(upload_factory: Callable[..., Any]) -> None:
     records = pierce_match(2)
     upload = upload_factory(text=write_records([records[0], records[1], records[1]]))
-    body = page(match_url(upload.games.first()))
+    body = page(match_url(upload.records.first()))
     assert status_of(body) == "broken"
     assert "round 2 appears twice" in body
 
@@ -131,17 +136,30 @@ def test_a_private_round_is_invisible_to_others_and_does_not_change_their_verdic
 ) -> None:
     records = pierce_match(3)
     owner = user_factory()
-    public = upload_factory(text=write_records([records[0], records[2]]))
-    upload_factory(owner=owner, text=write_records([records[1]]), visibility="private")
-    url = match_url(public.games.first())
+    public = upload_factory(owner=owner, text=write_records([records[0], records[2]]))
+    private = upload_factory(owner=owner, text=write_records([records[1]]), visibility="private")
+    assert private.event_id == public.event_id  # the owner's one event named by the Event tag
+    url = match_url(public.records.first())
     anonymous = page(url)
     assert status_of(anonymous) == "unfinished" and "round 2 is missing" in anonymous
     client = Client()
     client.force_login(owner)
     mine = page(url, client)
     assert status_of(mine) == "complete"
-    sheet = match_sheet(user=None, event=str(public.games.first().event_id), key="M7")
+    sheet = match_sheet(user=None, event=str(public.event_id), key="M7")
     assert [row.round for row in sheet.rows if not row.missing] == [1, 3]
+
+
+def test_a_round_in_another_owners_event_does_not_join_the_match(
+    upload_factory: Callable[..., Any],
+) -> None:
+    records = pierce_match(3)
+    public = upload_factory(text=write_records([records[0], records[2]]))
+    other = upload_factory(text=write_records([records[1]]))  # same Event tag, another owner
+    assert other.event_id != public.event_id
+    assert other.event is not None and other.event.name == public.event.name == EVENT
+    body = page(match_url(public.records.first()))
+    assert status_of(body) == "unfinished" and "round 2 is missing" in body
 
 
 def test_a_match_nobody_may_see_is_not_found(
@@ -150,12 +168,12 @@ def test_a_match_nobody_may_see_is_not_found(
     upload = upload_factory(
         owner=user_factory(), text=write_records(pierce_match(2)), visibility="private"
     )
-    assert Client().get(match_url(upload.games.first())).status_code == 404
+    assert Client().get(match_url(upload.records.first())).status_code == 404
     assert Client().get("/matches/abc/M7/").status_code == 404
 
 
 def test_the_match_list_links_each_match(upload_factory: Callable[..., Any]) -> None:
     upload = upload_factory(text=write_records(pierce_match(2)))
     body = page("/matches/")
-    assert f'href="{match_url(upload.games.first())}"' in body
+    assert f'href="{match_url(upload.records.first())}"' in body
     assert EVENT in body

@@ -39,8 +39,9 @@ def test_home_shows_counts_recent_games_and_public_uploads(
 
 def test_pages_load_nothing_from_other_hosts(game_factory: Callable[..., Game]) -> None:
     game = game_factory()
+    upload_id = game.records.get().upload_id
     client = Client()
-    for url in ("/", "/games/", f"/games/{game.pk}/", f"/uploads/{game.upload_id}/"):
+    for url in ("/", "/games/", f"/games/{game.pk}/", f"/uploads/{upload_id}/"):
         body = client.get(url).content.decode()
         assert not EXTERNAL.search(body), url
         assert "/static/css/kibitz.css" in body
@@ -84,7 +85,7 @@ def test_game_list_filters_by_query_parameters(
         "bob": game_factory(seed=2, players=("Bram", "Dirk")),
     }
     illegal, _ = kgn.illegal()
-    games["rejected"] = upload_factory(text=illegal).games.get()
+    games["rejected"] = upload_factory(text=illegal).records.get().game
     body = Client().get(f"/games/?{query}").content.decode()
     shown = {key for key, game in games.items() if f'href="/games/{game.pk}/"' in body}
     assert shown == expected
@@ -183,7 +184,7 @@ def test_upload_detail_lists_records_with_verdicts(
     assert body.count("<tr data-index=") == 3
     assert f'data-api="/api/uploads/{upload.pk}/"' in body
     assert 'data-status="done"' in body
-    rejected = upload.games.get(status=GameStatus.REJECTED)
+    rejected = upload.records.get(status=GameStatus.REJECTED)
     assert (
         f"line {rejected.error_line}, column {rejected.error_column}, action {bad_action}:" in body
     )
@@ -205,7 +206,7 @@ def test_private_upload_is_seen_by_its_owner_and_staff_only(
 ) -> None:
     owner = user_factory()
     upload = upload_factory(owner=owner, visibility="private")
-    game = upload.games.first()
+    game = upload.records.first().game
     for who, status in (
         (None, 404),
         (user_factory(), 404),
@@ -241,11 +242,36 @@ def test_html_in_names_and_comments_is_shown_as_text(game_factory: Callable[...,
         comment='<img src=x onerror="alert(2)">',
         event="<i>Cup</i>",
     )
+    upload_id = game.records.get().upload_id
     client = Client()
-    for url in (f"/games/{game.pk}/", "/games/", "/", f"/uploads/{game.upload_id}/"):
+    for url in (f"/games/{game.pk}/", "/games/", "/", f"/uploads/{upload_id}/"):
         body = client.get(url).content.decode()
         assert "<script>alert(1)" not in body and "<b>Co</b>" not in body, url
         assert "<i>Cup</i>" not in body, url
     detail = client.get(f"/games/{game.pk}/").content.decode()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in detail
     assert "&lt;img src=x onerror=&quot;alert(2)&quot;&gt;" in detail
+
+
+def test_step_links_keep_the_record_that_was_asked_for(client: Any) -> None:
+    """Without JavaScript, stepping through the second record of a game stays on it
+    (its event, comments and verdict), not on the game's first record."""
+    from dataclasses import replace
+
+    from tests.conftest import Kgn, make_upload
+
+    (record,) = Kgn.records(1, seed=81)
+    make_upload(text=Kgn.write([record]))
+    first = replace(record.actions[0], comments=("only in the second record",))
+    second_upload = make_upload(
+        text=Kgn.write([replace(record, actions=(first, *record.actions[1:]))])
+    )
+    second = second_upload.records.get()
+    page = client.get(f"/games/{second.game_id}/?record={second.pk}&step=2")
+    html = page.content.decode()
+    assert "only in the second record" in html
+    assert f'href="?record={second.pk}&amp;step=3"' in html
+    followed = client.get(f"/games/{second.game_id}/?record={second.pk}&step=3")
+    assert "only in the second record" in followed.content.decode()
+    plain = client.get(f"/games/{second.game_id}/?step=2").content.decode()
+    assert 'href="?step=3"' in plain and "only in the second record" not in plain

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from records.models import Game, GameStatus
+from records.models import GameStatus, Record
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ def test_the_json_and_csv_reports_give_each_rejected_record_its_place_and_reason
         archive.writestr("day1.kgn", kgn.valid(2, seed=5))
         archive.writestr("day2.kgn", text)
     upload = upload_factory(text=data.getvalue(), name="cup.zip")
-    bad = Game.objects.get(upload=upload, status=GameStatus.REJECTED)
+    bad = Record.objects.get(upload=upload, status=GameStatus.REJECTED)
     status, body = _download(Client(), upload.pk, "json")
     assert status == 200
     report = json.loads(body)
@@ -61,7 +61,7 @@ def test_the_upload_page_shows_the_lines_around_the_fault_and_the_report_links(
 ) -> None:
     text, _ = _mixed(kgn)
     upload = upload_factory(text=text)
-    bad = Game.objects.get(upload=upload, status=GameStatus.REJECTED)
+    bad = Record.objects.get(upload=upload, status=GameStatus.REJECTED)
     body = Client().get(f"/uploads/{upload.pk}/").content.decode()
     assert f"/uploads/{upload.pk}/report.csv" in body and 'class="excerpt"' in body
     assert f'<span class="ln">{bad.error_line}</span>' in body

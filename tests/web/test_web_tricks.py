@@ -34,8 +34,9 @@ def _page(game: Game, query: str = "") -> str:
 
 def _golden(upload_factory: Callable[..., Any], name: str) -> Game:
     text = (DATA / f"{name}.kgn").read_text(encoding="utf-8")
-    game: Game = upload_factory(text=text).games.get(index=1)
-    assert game.status == "verified", game.error_message
+    record = upload_factory(text=text).records.get(index=1)
+    assert record.status == "verified", record.error_message
+    game: Game = record.game
     return game
 
 
@@ -203,7 +204,7 @@ def test_generated_game_pages_follow_the_engine(
 ) -> None:
     game = game_factory(game=GAME, n=4, seed=seed)
     assert game.status == "verified"
-    steps = game_steps(game=game)
+    steps = game_steps(record=game.records.get())
     auction_end = next(k for k, s in enumerate(steps) if s.table["phase"] == "trump")
     for n in (0, auction_end, auction_end + 3, len(steps) - 1):
         table = steps[n].table
@@ -239,8 +240,9 @@ def test_a_stopped_game_has_no_final_line(
     head, _, _ = text.partition("\n\n")
     head = head.replace('[Result "A 5, B 3, C 26, D 0"]\n', "")
     moves = "B: pass C: bid 2 D: pass A: pass B: pass C: trump C 1. C: AC D: 9C A: 8D B: 8C *"
-    game = upload_factory(text=f"{head}\n\n{moves}\n").games.get(index=1)
-    assert game.status == "incomplete"
+    record = upload_factory(text=f"{head}\n\n{moves}\n").records.get(index=1)
+    game = record.game
+    assert record.status == game.status == "incomplete"
     body = _page(game)
     score = visible_text(_section(body, r'(<section class="tricks-score".*?</section>)'))
     assert "The game stopped after trick 1; no final scores." in score

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from records.models import Game
+from records.models import Game, Record
 from records.selectors import game_steps, stored_record
 from records.templatetags.cards import cards, face_parts, ordinal, play_label
 from replay import registry
@@ -50,11 +50,16 @@ def _game_page(game: Game, step: int | None = None) -> str:
     return _page(f"/games/{game.pk}/" + ("" if step is None else f"?step={step}"))
 
 
-def _match(upload_factory: Callable[..., Any], text: str | None = None) -> list[Game]:
+def _match(upload_factory: Callable[..., Any], text: str | None = None) -> list[Record]:
+    """The records of one upload of a match, by round (each with its game)."""
     upload = upload_factory(text=text or MATCH.read_text(encoding="utf-8"))
-    games = list(upload.games.order_by("round"))
-    assert all(g.status == "verified" for g in games), [g.error_message for g in games]
-    return games
+    records = list(upload.records.select_related("game", "upload").order_by("round"))
+    assert all(r.status == "verified" for r in records), [r.error_message for r in records]
+    return records
+
+
+def _match_url(record: Record) -> str:
+    return f"/matches/{record.upload.event_id}/{record.match}/"
 
 
 def _block(body: str, tag: str, cls: str) -> str:
@@ -116,8 +121,9 @@ def _mid_trick(table: dict[str, Any]) -> bool:
 def test_step_zero_shows_the_tribute_owed_and_pending(
     upload_factory: Callable[..., Any],
 ) -> None:
-    game = next(g for g in _match(upload_factory) if game_steps(game=g)[0].table["tribute"])
-    table = game_steps(game=game)[0].table
+    record = next(r for r in _match(upload_factory) if game_steps(record=r)[0].table["tribute"])
+    game = record.game
+    table = game_steps(record=record)[0].table
     assert table["phase"] == "tribute" and table["tribute"]
     body = _game_page(game, 0)
     tribute = _block(body, "details", "we-tribute")
@@ -138,21 +144,22 @@ def test_step_zero_shows_the_tribute_owed_and_pending(
 def test_a_step_inside_the_tribute_shows_the_exchange_so_far(
     upload_factory: Callable[..., Any],
 ) -> None:
-    games = _match(upload_factory)
+    records = _match(upload_factory)
     # a step where a joker tribute has been paid, returned and given back, and the
     # tribute is still going on
     found = None
-    for game in games:
-        steps = game_steps(game=game)
+    for record in records:
+        steps = game_steps(record=record)
         for k, step in enumerate(steps):
             t = step.table
             if t["phase"] == "tribute" and any(e["done"] and e["joker"] for e in t["tribute"]):
-                found = (game, k, t)
+                found = (record, k, t)
                 break
         if found:
             break
     assert found, "the example match has a joker tribute before another pair"
-    game, k, table = found
+    record, k, table = found
+    game = record.game
     body = _game_page(game, k)
     tribute = _block(body, "details", "we-tribute")
     rows = re.findall(r"<tr class=\"(\w+)\">(.*?)</tr>", tribute, re.S)
@@ -170,7 +177,7 @@ def test_a_step_inside_the_tribute_shows_the_exchange_so_far(
             assert state in ("current", "waiting") and "pending" in _text(row)
     assert ", under way</summary>" in tribute
     # the step before: the receiver still owes the return, and the middle says so
-    before = game_steps(game=game)[k - 2].table
+    before = game_steps(record=record)[k - 2].table
     pair = next(e for e in before["tribute"] if e["card"] and not e["returned"])
     assert before["turn"] == pair["receiver"]
     now = _text(_block(_game_page(game, k - 2), "section", "we-now"))
@@ -181,9 +188,9 @@ def test_a_step_inside_the_tribute_shows_the_exchange_so_far(
 def test_a_mid_hand_step_shows_the_trick_in_order_and_the_cards_left(
     upload_factory: Callable[..., Any], hand_labels: Callable[[str, str], list[str]]
 ) -> None:
-    games = _match(upload_factory)
-    game = games[1]
-    steps = game_steps(game=game)
+    record = _match(upload_factory)[1]
+    game = record.game
+    steps = game_steps(record=record)
     k = _first_step(steps, _mid_trick)
     table = steps[k].table
     body = _game_page(game, k)
@@ -216,8 +223,9 @@ def test_a_mid_hand_step_shows_the_trick_in_order_and_the_cards_left(
 
 
 def test_a_new_trick_shows_the_last_finished_one(upload_factory: Callable[..., Any]) -> None:
-    game = _match(upload_factory)[0]
-    steps = game_steps(game=game)
+    record = _match(upload_factory)[0]
+    game = record.game
+    steps = game_steps(record=record)
     k = _first_step(
         steps,
         lambda t: t["phase"] == "play" and not t["trick"]["plays"] and t["last_trick"] is not None,
@@ -232,8 +240,9 @@ def test_a_new_trick_shows_the_last_finished_one(upload_factory: Callable[..., A
 
 
 def test_escapes_are_numbered_in_order(upload_factory: Callable[..., Any]) -> None:
-    game = _match(upload_factory)[2]
-    steps = game_steps(game=game)
+    record = _match(upload_factory)[2]
+    game = record.game
+    steps = game_steps(record=record)
     k = _first_step(steps, lambda t: len(t["escaped"]) >= 2 and not t["over"])
     escaped = steps[k].table["escaped"]
     body = _game_page(game, k)
@@ -250,8 +259,9 @@ def test_escapes_are_numbered_in_order(upload_factory: Callable[..., Any]) -> No
 def test_wild_jokers_show_as_the_joker_with_the_card_it_stands_for(
     upload_factory: Callable[..., Any],
 ) -> None:
-    for game in _match(upload_factory):
-        steps = game_steps(game=game)
+    for record in _match(upload_factory):
+        game = record.game
+        steps = game_steps(record=record)
         declared = [
             k
             for k, s in enumerate(steps)
@@ -291,8 +301,9 @@ def test_play_labels_read_the_rank_ten_as_10() -> None:
 def test_hands_are_sorted_in_single_order_with_jokers_last(
     upload_factory: Callable[..., Any], hand_labels: Callable[[str, str], list[str]]
 ) -> None:
-    game = _match(upload_factory)[0]
-    table = game_steps(game=game)[0].table
+    record = _match(upload_factory)[0]
+    game = record.game
+    table = game_steps(record=record)[0].table
     body = _game_page(game, 0)
     jokers = {"big joker", "small joker"}
     for seat in table["seats"]:
@@ -307,8 +318,9 @@ def test_hands_are_sorted_in_single_order_with_jokers_last(
 def test_the_final_step_shows_the_outcome_and_what_it_decides(
     upload_factory: Callable[..., Any], index: int
 ) -> None:
-    game = _match(upload_factory)[index]
-    steps = game_steps(game=game)
+    record = _match(upload_factory)[index]
+    game = record.game
+    steps = game_steps(record=record)
     table = steps[-1].table
     result = table["result"]
     body = _game_page(game, len(steps) - 1)
@@ -353,7 +365,7 @@ def test_a_stopped_hand_has_no_outcome_table(upload_factory: Callable[..., Any])
         record, actions=record.actions[: len(record.actions) // 2], result=None, star=True
     )
     upload = upload_factory(text=write_records([half]))
-    game = upload.games.get(index=1)
+    game = upload.records.get(index=1).game
     body = _game_page(game)
     assert "The record stops before the hand is over: no outcome." in body
     assert "we-outcome-table" not in body
@@ -381,38 +393,39 @@ def _sheet_rows(body: str) -> list[str]:
 def test_the_match_page_lists_every_hand_and_the_winning_team(
     upload_factory: Callable[..., Any],
 ) -> None:
-    games = _match(upload_factory)
-    body = _page(f"/matches/{games[0].event_id}/{games[0].match}/")
+    records = _match(upload_factory)
+    body = _page(_match_url(records[0]))
     assert re.search(r'<dd id="match-status"><span class="badge [^"]*">complete</span>', body)
     rows = _sheet_rows(body)
-    assert len(rows) == len(games)
-    for row, game in zip(rows, games, strict=True):
-        start = game_steps(game=game)[0].table
-        record = stored_record(game)
+    assert len(rows) == len(records)
+    for row, stored in zip(rows, records, strict=True):
+        game = stored.game
+        start = game_steps(record=stored)[0].table
+        record = stored_record(stored)
+        assert record is not None
         cells = [_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
         levels = ", ".join(f"{team} {level}" for team, level in start["levels"].items())
         tribute = ", ".join(f"{p['giver']} → gives to {p['receiver']}" for p in start["tribute"])
-        assert f'href="/games/{game.pk}/"' in row
+        assert f'href="/games/{game.pk}/?record={stored.pk}"' in row
         assert cells[0] == levels
         assert cells[1] == start["offense"] and cells[2] == start["trump"]
         assert cells[3] == game.players[record.first]
         assert cells[4] == (tribute or "none")
         assert cells[5].startswith(str(game.result))
-    last = game_steps(game=games[-1])[-1].table
+    last = game_steps(record=records[-1])[-1].table
     assert last["result"]["match_over"]
     team = last["offense"]
-    winners = ", ".join(games[-1].players[ord(s) - ord("A")] for s in last["teams"][team])
+    winners = ", ".join(records[-1].game.players[ord(s) - ord("A")] for s in last["teams"][team])
     why = _text(_block(body, "p", "notice"))
     assert f"{team} ({winners}) win the match" in why
-    assert f"won round {games[-1].round} at the final level {last['final_level']}" in why
+    assert f"won round {records[-1].round} at the final level {last['final_level']}" in why
     assert "match won" in _text(rows[-1]) and all("match won" not in _text(r) for r in rows[:-1])
 
 
 def test_an_unfinished_match_names_no_winner(upload_factory: Callable[..., Any]) -> None:
     records = _records()
     upload = upload_factory(text=write_records(records[:-1]))
-    game = upload.games.get(round=1)
-    body = _page(f"/matches/{game.event_id}/{game.match}/")
+    body = _page(_match_url(upload.records.get(round=1)))
     assert re.search(r'<dd id="match-status"><span class="badge [^"]*">unfinished</span>', body)
     assert 'id="match-winner"' not in body and "win the match" not in body
     assert len(_sheet_rows(body)) == len(records) - 1
@@ -423,14 +436,14 @@ def test_player_names_are_escaped_on_the_hand_and_match_pages(
 ) -> None:
     names = ("<b>Ann</b>", 'Bo "B" & co', "<script>x()</script>", "Dee", "Eve's", "<i>F</i>")
     records = _records(seed=3, names=names)
-    games = _match(upload_factory, write_records(records))
-    game = games[-1]
-    last = len(game_steps(game=game)) - 1
+    record = _match(upload_factory, write_records(records))[-1]
+    game = record.game
+    last = len(game_steps(record=record)) - 1
     pages = [
         _game_page(game, 0),
         _game_page(game, last // 2),
         _game_page(game, last),
-        _page(f"/matches/{game.event_id}/{game.match}/"),
+        _page(_match_url(record)),
     ]
     for body in pages:
         assert "<b>Ann</b>" not in body and "<script>x()</script>" not in body
@@ -449,9 +462,10 @@ def test_arrow_keys_step_a_wild_escape_hand_and_the_trick_follows(
 ) -> None:
     from playwright.sync_api import expect
 
-    games = _match(upload_factory)
-    game = games[1]
-    steps = game_steps(game=game)
+    records = _match(upload_factory)
+    record = records[1]
+    game = record.game
+    steps = game_steps(record=record)
     opens = _first_step(steps, lambda t: t["phase"] == "play" and len(t["trick"]["plays"]) == 1)
     url = f"{live_server.url}/games/{game.pk}/"
     page.goto(f"{url}?step=0")
@@ -496,6 +510,6 @@ def test_arrow_keys_step_a_wild_escape_hand_and_the_trick_follows(
     snap(page, "wild-phone")
     assert bool(page.evaluate("window.__kibitzNoReload === true"))
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(f"{live_server.url}/matches/{game.event_id}/{game.match}/")
-    expect(page.locator("#scoresheet tbody tr")).to_have_count(len(games))
+    page.goto(f"{live_server.url}{_match_url(record)}")
+    expect(page.locator("#scoresheet tbody tr")).to_have_count(len(records))
     snap(page, "wild-match")
