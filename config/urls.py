@@ -13,5 +13,5 @@ urlpatterns = [
     path("", include("records.urls")),
 ]
 
-handler404 = "records.views.not_found"
-handler500 = "records.views.server_error"
+handler404 = "records.views.errors.not_found"
+handler500 = "records.views.errors.server_error"

@@ -11,7 +11,7 @@ from django.test import Client
 
 from records.models import Game
 from records.selectors import game_steps
-from records.templatetags.cards import cards, face_parts, move_faces
+from records.templatetags.cards import cards, face_parts, move_faces, score
 from replay import registry
 
 pytestmark = pytest.mark.django_db
@@ -41,6 +41,9 @@ def test_game_page_shows_header_seats_and_score(game_factory: Callable[..., Game
     assert re.search(
         rf'<tr class="won"><td>{winner.letter}</td><td>{winner.player.name}</td>', body
     )
+    # per-seat scores get the Score table, never the team-result one
+    assert '<h2 id="h-score">Score</h2>' in body and "Team</th>" not in body
+    assert f'<td class="num">{score(winner.score, game.game)}</td>' in body
 
 
 @pytest.mark.parametrize("n", [0, 1, 3, 7])

@@ -11,8 +11,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, RequestFactory, override_settings
 
-from records import views
 from records.models import Game, GameStatus, Upload, UploadStatus, Visibility
+from records.views import browse, errors
 
 pytestmark = pytest.mark.django_db
 
@@ -103,7 +103,7 @@ def test_game_list_reports_a_bad_status_instead_of_failing(
 def test_game_list_pages_keep_the_filters(
     upload_factory: Callable[..., Any], kgn: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(views, "GAMES_PER_PAGE", 2)
+    monkeypatch.setattr(browse, "GAMES_PER_PAGE", 2)
     upload_factory(text=kgn.valid(5, seed=4))
     client = Client()
     first = client.get("/games/?status=verified").content.decode()
@@ -230,7 +230,7 @@ def test_not_found_page_is_friendly() -> None:
 
 
 def test_server_error_page_renders_without_a_request_context() -> None:
-    response = views.server_error(RequestFactory().get("/"))
+    response = errors.server_error(RequestFactory().get("/"))
     assert response.status_code == 500
     body = response.content.decode()
     assert "Something went wrong" in body and "Traceback" not in body
