@@ -50,7 +50,10 @@ class GameListOutput(serializers.ModelSerializer[Game]):
             "num_actions",
             "result",
             "winners",
+            "best_score",
+            "variant",
             "identity",
+            "deal",
             "engine",
         ]
 

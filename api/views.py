@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 from rest_framework import status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -94,12 +94,40 @@ class UploadCreateApi(APIView):
 
 
 class UploadDetailApi(APIView):
-    """GET /api/uploads/{id}/: status, counts and each record's verdict (polled)."""
+    """GET /api/uploads/{id}/[?records_from=N&records_limit=M&records_status=S]:
+    status, counts and the verdicts of records N.. (by upload index, at most M, default
+    and cap UPLOAD_RECORDS_MAX), optionally only those with status S (polled by the
+    upload page for the rows it shows)."""
 
     def get(self, request: Request, pk: int) -> Response:
         upload = upload_get(user=request.user, pk=pk)
-        context = {"request": request, "records": upload_records(upload=upload)}
+        params = request.query_params
+        records = upload_records(
+            upload=upload,
+            start=_count(params, "records_from", 1),
+            limit=min(_count(params, "records_limit", UPLOAD_RECORDS_MAX), UPLOAD_RECORDS_MAX),
+            status=params.get("records_status") or None,
+        )
+        context = {"request": request, "records": records}
         return Response(UploadOutput(upload, context=context).data)
+
+
+#: records one upload response carries at most (page through with records_from)
+UPLOAD_RECORDS_MAX = 1000
+
+
+def _count(params: Any, name: str, default: int) -> int:
+    """A positive whole-number query parameter; a bad one is a 400 naming it."""
+    raw = params.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationError({name: f"{raw!r} is not a whole number"}) from None
+    if value < 0:
+        raise ValidationError({name: "must not be negative"})
+    return value
 
 
 class NotFoundApi(APIView):

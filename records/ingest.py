@@ -33,10 +33,12 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from records import facts
 from records.models import (
     Batch,
     BatchStatus,
     Event,
+    Fact,
     Game,
     GameStatus,
     Record,
@@ -51,7 +53,15 @@ from records.unpack import UnpackError, unpack
 from replay import ENGINE_VERSION
 from replay.kgn.reader import decode, read_records
 from replay.kgn.split import LimitError, Limits, Span, lines_of, split
-from replay.pipeline import Checked, check_bytes, game_status, raw_identity, record_identity
+from replay.pipeline import (
+    Checked,
+    check_bytes,
+    deal_identity,
+    game_status,
+    raw_identity,
+    record_comments,
+    record_identity,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -329,10 +339,12 @@ def store_game(row: _Row, *, upload: Upload, replace: bool = False) -> int:
             result=g.result,
             winners=g.winners,
             facts=g.facts,
+            best_score=g.best_score,
             engine=g.engine,
             verified_at=g.verified_at,
         )
         Seat.objects.filter(game_id=game_id).delete()
+        Fact.objects.filter(game_id=game_id).delete()
     _store_seats([row], games)
     if upload.visibility == Visibility.PUBLIC:
         Game.objects.filter(pk=game_id, public=False).update(public=True)
@@ -357,6 +369,17 @@ def _store_seats(rows: Sequence[_Row], games: dict[str, int]) -> None:
     Seat.objects.bulk_create(
         [seats[k] for k in sorted(seats)], ignore_conflicts=True, batch_size=1000
     )
+    rows_by_game = {games[r.game.identity]: r for r in rows}
+    found = [
+        fact
+        for game_id in sorted(rows_by_game)
+        for fact in facts.fact_rows(
+            game_id,
+            rows_by_game[game_id].game,
+            {letter: players[name] for _, letter, name, _, _ in rows_by_game[game_id].seats},
+        )
+    ]
+    Fact.objects.bulk_create(found, ignore_conflicts=True, batch_size=1000)
 
 
 def _game_ids(games: Sequence[Game]) -> dict[str, int]:
@@ -525,12 +548,13 @@ def verdict_row(
         source = data.decode("utf-8", errors="replace")[:UNDECODABLE_SOURCE_CHARS]
     outcome = verdict.outcome
     error = verdict.error
-    identity = ""
+    identity = deal = comments = ""
     if record is not None:
         try:
-            identity = record_identity(record)
+            identity, deal = record_identity(record), deal_identity(record)
         except Exception:  # identity is a key for de-duplication, never a verdict
             logger.warning("record %s: no identity", checked.index, exc_info=True)
+        comments = record_comments(record)
     played = GameStatus(game_status(checked).value)
     game = Game(
         identity=identity or raw_identity(source),
@@ -542,6 +566,9 @@ def verdict_row(
         result=verdict.result_json(),
         winners=list(outcome.winners) if outcome is not None else [],
         facts=_json_safe(verdict.facts),
+        deal=deal,
+        variant=record.variant.as_dict() if record is not None else {},
+        best_score=facts.best_score(checked.game, outcome),
         engine=ENGINE_VERSION,
         created_at=now,
         verified_at=now if played == GameStatus.VERIFIED else None,
@@ -557,6 +584,7 @@ def verdict_row(
         site=_clip(checked.tag_value("Site"), 200),
         event_tag=_clip(checked.tag_value("Event"), 200),
         tags=tags,
+        comments=comments,
         canonical=checked.canonical or "",
         source=source,
         first_line=checked.first_line + shift,

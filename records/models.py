@@ -227,6 +227,11 @@ class Game(models.Model):
     result = models.JSONField(null=True, blank=True)  # Outcome.as_json()
     winners = models.JSONField(default=list, blank=True)  # seat indices
     facts = models.JSONField(default=dict, blank=True)
+    # what games dealt alike share (replay.pipeline.deal_identity); "" when unreadable
+    deal = models.CharField(max_length=64, blank=True, db_index=True)
+    variant = models.JSONField(default=dict, blank=True)  # every option, defaults filled in
+    # the winning score (highest, or lowest where the lowest wins); None without scores
+    best_score = models.IntegerField(null=True, blank=True)
     engine = models.CharField(max_length=20, blank=True)  # replay.__version__ of the verdict
     public = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)  # first stored
@@ -240,6 +245,9 @@ class Game(models.Model):
             models.Index(fields=["-created_at", "-id"], name="game_newest"),
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
             models.Index(fields=["public", "-created_at"], name="game_public_created"),
+            models.Index(fields=["game", "-created_at"], name="game_kind_created"),
+            models.Index(fields=["num_actions"], name="game_length"),
+            models.Index(fields=["best_score"], name="game_best_score"),
         ]
 
     def __str__(self) -> str:
@@ -267,6 +275,7 @@ class Record(models.Model):
     site = models.CharField(max_length=200, blank=True)
     event_tag = models.CharField(max_length=200, blank=True)  # the record's own Event tag
     tags = models.JSONField(default=list, blank=True)  # [[name, value], ...] as written
+    comments = models.TextField(blank=True)  # every comment, one per line (text search)
     canonical = models.TextField(blank=True)
     source = models.TextField(blank=True)
     first_line = models.PositiveIntegerField(default=1)
@@ -292,6 +301,7 @@ class Record(models.Model):
             models.Index(fields=["upload", "status", "index"], name="record_upload_status"),
             models.Index(fields=["match", "round"], name="record_match_round"),
             models.Index(fields=["engine"], name="record_engine"),
+            models.Index(fields=["date", "game"], name="record_date"),
         ]
 
     def __str__(self) -> str:
@@ -327,6 +337,34 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.letter}: {self.player_id}"
+
+
+class Fact(models.Model):
+    """One searchable fact of a game (``Rules.fact_specs``): a count or flag in
+    ``number`` (flags 0/1), a choice or seat letter in ``text``, and for a seat fact the
+    player in that seat.  Written with the game's seats, from ``Game.facts``."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="fact_rows")
+    name = models.CharField(max_length=40)
+    number = models.IntegerField(null=True, blank=True)
+    text = models.CharField(max_length=64, blank=True)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["game", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "name"], name="fact_game_name_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["name", "number", "game"], name="fact_name_number"),
+            models.Index(fields=["name", "text", "game"], name="fact_name_text"),
+            models.Index(fields=["name", "player", "game"], name="fact_name_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name}={self.number if self.number is not None else self.text}"
 
 
 class Batch(models.Model):

@@ -1,19 +1,12 @@
-"""Reads from the archive.  Every query starts from ``visible_to(user)``.
-
-Text search (``q``) differs by database, as docs/settings.md says: PostgreSQL matches
-whole words of the event, site and player names (full-text search, ``simple``
-configuration, web-search syntax: ``ann bob``, ``"kibitz demo"``, ``-eve``); SQLite
-matches a case-insensitive substring of any of them.
-"""
+"""Reads from the archive.  Every query starts from ``visible_to(user)``.  The game
+search (``game_list`` and its filters) is in records/search.py."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import connection
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
@@ -24,85 +17,22 @@ from records.models import (
     Game,
     GameStatus,
     Record,
-    Seat,
     Upload,
     UploadStatus,
 )
-from records.players import player_find
+from records.search import first_visible, game_list
 from replay import registry
 from replay.errors import KgnError
 from replay.load import parse
 from replay.record import GameRecord
 from replay.verify import Step, replay_steps
 
-#: the filters game_list understands (others, such as ``page``, are ignored)
-GAME_FILTERS = ("game", "player", "event", "status", "q")
-
-
-def _search(qs: QuerySet[Game], records: QuerySet[Record], text: str) -> QuerySet[Game]:
-    """Games whose players, or one of whose visible records' event or site, match."""
-    if connection.vendor == "postgresql":
-        from django.contrib.postgres.search import SearchQuery, SearchVector
-
-        vector = SearchVector(
-            "upload__event__name", "site", "event_tag", "game__players_text", config="simple"
-        )
-        query = SearchQuery(text, config="simple", search_type="websearch")
-        matching = records.annotate(search=vector).filter(search=query)
-        return qs.filter(Exists(matching.filter(game=OuterRef("pk"))))
-    in_record = records.filter(
-        Q(upload__event__name__icontains=text)
-        | Q(event_tag__icontains=text)
-        | Q(site__icontains=text)
-    )
-    return qs.filter(
-        Q(players_text__icontains=text) | Exists(in_record.filter(game=OuterRef("pk")))
-    )
-
-
-def game_list(*, user: Any, filters: Mapping[str, str] | None = None) -> QuerySet[Game]:
-    """Games ``user`` may see (each once, however many records hold it), newest first
-    in a total (stable) order.
-
-    Filters: ``game`` (game id), ``player`` (a name, matched as its player identity;
-    several comma-separated names = games in which all of them sat), ``event`` (an
-    event's name: games with a record in it), ``status`` (the game's GameStatus) and
-    ``q`` (text search over events, sites and players).  Event and text match only
-    records ``user`` may see.  Raises ValidationError for an unknown status.  Cost: one
-    query (plus one per prefetch the caller adds).
-    """
-    filters = filters or {}
-    qs = Game.objects.visible_to(user)
-    records = Record.objects.visible_to(user)
-    if game := (filters.get("game") or "").strip():
-        qs = qs.filter(game=game)
-    if status := (filters.get("status") or "").strip():
-        if status not in GameStatus.values:
-            raise ValidationError(
-                {"status": f"unknown status {status!r}; use one of {', '.join(GameStatus.values)}"}
-            )
-        qs = qs.filter(status=status)
-    if event := (filters.get("event") or "").strip():
-        in_event = records.filter(game=OuterRef("pk"), upload__event__name__iexact=event)
-        qs = qs.filter(Exists(in_event))
-    for name in (filters.get("player") or "").split(","):
-        if name := name.strip():
-            player = player_find(name)
-            if player is None:
-                return qs.none()
-            qs = qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player=player)))
-    if text := (filters.get("q") or "").strip():
-        qs = _search(qs, records, text)
-    return qs.order_by("-created_at", "-id")
-
 
 def with_labels(games: QuerySet[Game], *, user: Any) -> QuerySet[Game]:
     """``games`` with what a list shows of each game's first record ``user`` may see:
     ``shown_event`` (its upload's event name), ``shown_event_id`` and ``shown_date``.
     Cost: two correlated subqueries, run only for the rows fetched (a page)."""
-    first = (
-        Record.objects.visible_to(user).filter(game=OuterRef("pk")).order_by("upload_id", "index")
-    )
+    first = first_visible(user)
     return games.annotate(
         shown_event=Subquery(first.values("upload__event__name")[:1]),
         shown_event_id=Subquery(first.values("upload__event")[:1]),
@@ -199,13 +129,21 @@ def upload_get(*, user: Any, pk: int | str) -> Upload:
         raise Http404("no such upload") from None
 
 
-def upload_records(*, upload: Upload) -> QuerySet[Record]:
-    """The records of one upload in file order, with their games and players."""
-    return (
-        upload.records.order_by("index")
-        .select_related("game")
-        .prefetch_related("game__seats__player")
+def upload_records(
+    *, upload: Upload, start: int = 1, limit: int | None = None, status: str | None = None
+) -> QuerySet[Record]:
+    """The records of one upload in file order from index ``start`` (at most ``limit``;
+    only those with ``status`` when given), with their games and players.  Raises
+    ValidationError for an unknown status."""
+    records = upload.records.filter(index__gte=start)
+    if status:
+        if status not in GameStatus.values:
+            raise ValidationError({"records_status": f"unknown status {status!r}"})
+        records = records.filter(status=status)
+    records = (
+        records.order_by("index").select_related("game").prefetch_related("game__seats__player")
     )
+    return records[:limit] if limit is not None else records
 
 
 def game_counts(*, user: Any) -> QuerySet[Game]:

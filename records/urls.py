@@ -7,6 +7,7 @@ app_name = "records"
 urlpatterns = [
     path("", browse.home, name="home"),
     path("games/", browse.game_list_view, name="game-list"),
+    path("games/export.kgn", browse.game_export, name="game-export"),
     path("games/<int:pk>/", game.game_detail, name="game-detail"),
     path("matches/", matches.match_list_view, name="match-list"),
     path("matches/<str:event>/<path:key>/", matches.match_detail, name="match-detail"),

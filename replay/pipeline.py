@@ -139,3 +139,27 @@ def record_identity(record: GameRecord) -> str:
         *(f"{a.seat}:{rules.write_move(a.move)}" for a in record.actions),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def deal_identity(record: GameRecord) -> str:
+    """What games dealt alike share (for same-deal comparison, as duplicate bridge
+    compares one board at several tables): SHA-256 of the game, the number of seats,
+    the first seat, the options and the setup (Deal, Stock, Levels, ...), without the
+    players and the actions."""
+    rules = rules_for(record)
+    setup = rules.write_setup(record.setup)
+    parts = [
+        record.game,
+        str(len(record.players)),
+        str(record.first),
+        ",".join(f"{k}={v}" for k, v in record.variant),
+        *(f"{k}={setup[k]}" for k in sorted(setup)),
+    ]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def record_comments(record: GameRecord) -> str:
+    """Every comment of a record (its own, then its actions'), one per line, for text
+    search."""
+    texts = [*record.comments, *(c for a in record.actions for c in a.comments)]
+    return "\n".join(t.strip() for t in texts if t.strip())

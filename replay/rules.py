@@ -7,7 +7,10 @@ loading, verifying, writing, the CLI, the archive — calls only what is declare
 States are mutable and owned by the replay: ``apply`` validates first and raises
 :class:`~replay.errors.RuleViolation` *before* changing anything, then mutates the
 state in place.  Code that needs a picture of every step (the replay page) calls
-``table(state)`` after each action, which returns plain JSON-able data.
+``table(state)`` after each action, which returns plain JSON-able data; ``view``
+hides in it what a seat, a team or a spectator could not see (``perspectives`` lists
+them), ``chart`` gives the numbers a chart over the steps plots, and ``fact_specs`` /
+``fact_values`` make the ``facts()`` of a finished game searchable.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from replay.record import GameRecord, Outcome, Variant
+from replay.record import GameRecord, Outcome, Variant, seat_index, seat_letter
 
 SetupT = TypeVar("SetupT")
 MoveT = TypeVar("MoveT")
@@ -33,6 +36,68 @@ class Option:
     values: tuple[str, ...]
     default: str
     doc: str = ""
+
+
+#: a card the viewer cannot see.  Lists keep their length: how many cards a hand (or a
+#: play, or an exchange) holds is public even when the cards are not.
+HIDDEN_CARD = "?"
+
+
+@dataclass(frozen=True, slots=True)
+class Perspective:
+    """Whose knowledge a replay shows (:meth:`Rules.perspectives`, :meth:`Rules.view`).
+
+    ``seats`` is None for everything (the archive's omniscient view), ``frozenset()``
+    for a spectator who sees only public information, else the seats whose knowledge
+    is pooled (one seat, or a team).
+    """
+
+    key: str  # "all", "public", a seat letter "A".."F", or e.g. "team-ACE"
+    label: str  # "Everything", "Spectator (public information)", "A's view", "Team ACE"
+    seats: frozenset[int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class FactSpec:
+    """One searchable fact of a game (:attr:`Rules.fact_specs`).
+
+    ``kind``: ``count`` an integer (searched by range), ``flag`` a bool, ``seat`` a seat
+    letter (searched by the player in that seat), ``choice`` one of ``choices``.
+    """
+
+    name: str  # the key in Rules.fact_values()
+    label: str  # "Times the pile was taken"
+    kind: Literal["count", "flag", "seat", "choice"]
+    choices: tuple[str, ...] = ()
+    doc: str = ""
+
+
+def copy_table(value: Any) -> Any:
+    """A deep copy of JSON-able table data (dicts and lists copied, scalars shared).
+
+    Views edit the copy, so a caller's table is never changed.  Cost: linear in the
+    size of the data; cheaper than :func:`copy.deepcopy` for plain JSON.
+    """
+    if isinstance(value, dict):
+        return {k: copy_table(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [copy_table(v) for v in value]
+    return value
+
+
+def hidden(cards: Sequence[Any]) -> list[str]:
+    """As many :data:`HIDDEN_CARD` as ``cards`` has: the count stays public."""
+    return [HIDDEN_CARD] * len(cards)
+
+
+def hide_hands(table: dict[str, Any], seats: frozenset[int]) -> None:
+    """Hide, in place, every hand in ``table["hands"]`` whose seat is not in ``seats``."""
+    hands = table.get("hands")
+    if not isinstance(hands, dict):
+        return
+    for letter, cards in hands.items():
+        if seat_index(letter) not in seats and isinstance(cards, list):
+            hands[letter] = hidden(cards)
 
 
 class Rules(ABC, Generic[SetupT, MoveT, StateT]):
@@ -59,6 +124,10 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
     #: whether scores are payments between players that sum to zero (Pierce): pages
     #: show them signed (+12, −4)
     zero_sum: ClassVar[bool] = False
+    #: the title of the chart over a game's steps (None: the game draws no chart)
+    chart_title: ClassVar[str | None] = None
+    #: the searchable facts, computed by ``fact_values`` from ``facts()``
+    fact_specs: ClassVar[tuple[FactSpec, ...]] = ()
 
     # --- notation -------------------------------------------------------------
     @abstractmethod
@@ -117,6 +186,50 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
     @abstractmethod
     def facts(self, state: StateT) -> dict[str, Any]:
         """Searchable facts about a finished (or stopped) game, from its last state."""
+
+    # --- perspectives, charts, searchable facts -------------------------------------
+    def perspectives(self, *, players: int) -> tuple[Perspective, ...]:
+        """The views a replay offers: everything, each seat's, and a spectator's.
+
+        A game with teams adds one per team (wild-escape).  Keys are unique.
+        """
+        return (
+            Perspective("all", "Everything", None),
+            *(
+                Perspective(seat_letter(s), f"{seat_letter(s)}'s view", frozenset({s}))
+                for s in range(players)
+            ),
+            Perspective("public", "Spectator (public information)", frozenset()),
+        )
+
+    def perspective(self, key: str, *, players: int) -> Perspective | None:
+        """The perspective named ``key`` for a table of ``players`` (None when unknown)."""
+        return next((p for p in self.perspectives(players=players) if p.key == key), None)
+
+    def view(self, table: dict[str, Any], *, seats: frozenset[int]) -> dict[str, Any]:
+        """``table`` (one step's ``table()``) as ``seats`` together knew it then.
+
+        Returns a new dict (the input is never changed) in which every card those seats
+        could not have seen is :data:`HIDDEN_CARD`, lists keeping their lengths.  The
+        default hides the hands of the other seats; a game with more hidden information
+        (cards given face down, choices not yet revealed) overrides it and documents
+        its choices under "Perspectives" in docs/games/<game>.md.
+        """
+        out: dict[str, Any] = copy_table(table)
+        hide_hands(out, seats)
+        return out
+
+    def chart(self, table: dict[str, Any]) -> dict[str, float] | None:
+        """The numbers a chart over the game plots at this step (series -> value).
+
+        Every step of a game gives the same series names.  None: no chart.
+        """
+        return None
+
+    def fact_values(self, facts: Mapping[str, Any]) -> dict[str, int | bool | str | None]:
+        """The value of every spec in ``fact_specs``, by name, from the stored ``facts()``
+        (after a JSON round trip); None where a fact does not apply."""
+        return {s.name: facts.get(s.name) for s in self.fact_specs}
 
     # --- bots -----------------------------------------------------------------
     @abstractmethod

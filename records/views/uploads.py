@@ -6,6 +6,7 @@ from pathlib import Path
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -13,12 +14,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from records import reports
 from records.forms import UploadForm
-from records.models import UploadStatus
+from records.models import GameStatus, UploadStatus
 from records.selectors import event_list, upload_get, upload_records
 from records.services import event_pick, upload_create
 
 #: an upload in these states is still being worked on: its page polls the API
 UPLOAD_BUSY = (UploadStatus.PENDING, UploadStatus.PROCESSING)
+#: records listed per page of an upload (an event's log may hold 100,000)
+RECORDS_PER_PAGE = 100
 
 
 @login_required
@@ -50,9 +53,21 @@ def upload_new(request: HttpRequest) -> HttpResponse:
 def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     upload = upload_get(user=request.user, pk=pk)
     done = upload.records_verified + upload.records_rejected + upload.records_incomplete
+    status = request.GET.get("status") or ""
+    status = status if status in GameStatus.values else ""
+    page = Paginator(
+        upload_records(upload=upload, status=status or None), RECORDS_PER_PAGE
+    ).get_page(request.GET.get("page"))
     context = {
         "upload": upload,
-        "records": upload_records(upload=upload),
+        "records": page.object_list,
+        "page": page,
+        "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2),
+        "status": status,
+        "status_choices": [(s, label) for s, label in GameStatus.choices if s != "pending"],
+        # the rows the page polls for while the upload is verified
+        "records_from": 1 if status else (page.number - 1) * RECORDS_PER_PAGE + 1,
+        "records_limit": RECORDS_PER_PAGE,
         "busy": upload.status in UPLOAD_BUSY,
         "checked": done,
         "api_url": reverse("api:upload-detail", kwargs={"pk": upload.pk}),

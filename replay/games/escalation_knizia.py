@@ -24,12 +24,13 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from replay.errors import RuleViolation, SetupError
+from replay.games import _escalation as escalation
 from replay.games import _knizia_cards as kc
 from replay.games._deal import parse_deal, parse_stock, require, write_deal, write_stock
 from replay.games._knizia_cards import PASS, WILD, Move, Play, Take, is_number
 from replay.record import GameRecord, Outcome, Variant, seat_letter
 from replay.registry import register
-from replay.rules import Option, Rules
+from replay.rules import FactSpec, Option, Rules
 
 HAND_SIZE = 6
 PACK_SIZE = 56
@@ -164,6 +165,19 @@ class KniziaRules(Rules[Setup, Move, State]):
     options: ClassVar[tuple[Option, ...]] = (SPECIAL_LEAD,)
     setup_tags: ClassVar[tuple[str, ...]] = ("Deal", "Stock")
     score_order: ClassVar[Literal["high", "low"]] = "low"
+    chart_title: ClassVar[str | None] = "Value in force and each player's score so far"
+    fact_specs: ClassVar[tuple[FactSpec, ...]] = (
+        FactSpec("pile_takes", "Times the pile was taken", "count"),
+        FactSpec("highest_value", "Highest value reached", "count"),
+        FactSpec(
+            "went_out",
+            "Who went out",
+            "seat",
+            doc="the player whose hand emptied first (going out wins nothing by itself)",
+        ),
+        FactSpec("wilds_played", "Wild cards played", "count"),
+        FactSpec("passes_played", "Pass cards played", "count"),
+    )
 
     # --- notation ---------------------------------------------------------------------
     def parse_setup(
@@ -318,6 +332,11 @@ class KniziaRules(Rules[Setup, Move, State]):
             "passes_played": state.passes,
             "actions": state.actions,
         }
+
+    def chart(self, table: dict[str, Any]) -> dict[str, float] | None:
+        """``Value in force`` (0 before the first play), and per seat letter its score
+        if the game ended now: the cards of its stack plus its hand (lowest wins)."""
+        return escalation.chart(table)
 
     # --- bots -------------------------------------------------------------------------
     def random_setup(self, rng: random.Random, *, players: int, variant: Variant) -> Setup:

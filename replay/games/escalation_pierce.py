@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from replay.cards import STANDARD_DECK, Card, parse_card, sort_key, sorted_cards
 from replay.errors import ActionSyntaxError, RuleViolation
+from replay.games import _escalation as escalation
 from replay.games._deal import (
     check_pack,
     parse_deal,
@@ -33,7 +34,7 @@ from replay.games._deal import (
 )
 from replay.record import Outcome, Variant, seat_letter
 from replay.registry import register
-from replay.rules import Option, Rules
+from replay.rules import FactSpec, Option, Rules
 
 HAND_SIZE = 6
 SPECIAL_LEAD = Option(
@@ -137,6 +138,12 @@ class PierceRules(Rules[Setup, Move, State]):
     options: ClassVar[tuple[Option, ...]] = (SPECIAL_LEAD,)
     setup_tags: ClassVar[tuple[str, ...]] = ("Deal", "Stock")
     zero_sum: ClassVar[bool] = True
+    chart_title: ClassVar[str | None] = "Value in force and cards each player would pay for"
+    fact_specs: ClassVar[tuple[FactSpec, ...]] = (
+        FactSpec("pile_takes", "Times the pile was taken", "count"),
+        FactSpec("highest_value", "Highest value reached", "count"),
+        FactSpec("went_out", "Who went out", "seat", doc="the winner: the first hand emptied"),
+    )
 
     # --- notation ---------------------------------------------------------------------
     def parse_setup(
@@ -332,6 +339,12 @@ class PierceRules(Rules[Setup, Move, State]):
             "went_out": seat_letter(state.winner) if state.winner is not None else None,
             "actions": state.actions,
         }
+
+    def chart(self, table: dict[str, Any]) -> dict[str, float] | None:
+        """``Value in force`` (0 before the first play), and per seat letter the cards
+        it would pay for if the game ended now: its stack plus its hand (the winner's
+        count is what the others pay at the end, not what it pays)."""
+        return escalation.chart(table)
 
     # --- bots -------------------------------------------------------------------------
     def random_setup(self, rng: random.Random, *, players: int, variant: Variant) -> Setup:

@@ -43,7 +43,7 @@ from replay.games._tricks_notation import (
 )
 from replay.record import Outcome, Variant, seat_letter
 from replay.registry import register
-from replay.rules import Option, Rules
+from replay.rules import FactSpec, Option, Rules
 
 PLAYERS = 4
 HAND_SIZE = 7
@@ -51,6 +51,8 @@ TRICKS = HAND_SIZE
 #: the highest raw score, 1 + 2 + … + 7, which is also the highest bid
 MAX_BID = TRICKS * (TRICKS + 1) // 2
 ACE = 14
+#: the chart's series of the high bid (the others are named by seat letter)
+BID_SERIES = "Bid"
 #: the bot's rough hand strength: points per rank (A K Q J)
 _STRENGTH = {14: 4, 13: 3, 12: 2, 11: 1}
 
@@ -154,6 +156,17 @@ class TricksRules(Rules[Setup, Move, State]):
     setup_tags: ClassVar[tuple[str, ...]] = ("Deal",)
     numbering: ClassVar[Literal["action", "trick"]] = "trick"
     score_order: ClassVar[Literal["high", "low"]] = "high"
+    chart_title: ClassVar[str | None] = "Trick points so far, and the bid"
+    fact_specs: ClassVar[tuple[FactSpec, ...]] = (
+        FactSpec("bid", "Winning bid", "count"),
+        FactSpec(
+            "made", "Bid made", "flag", doc="whether the declarer's raw score reached the bid"
+        ),
+        FactSpec("declarer", "Declarer", "seat", doc="the high bidder, who named trump"),
+        FactSpec("trump", "Trump suit", "choice", choices=tuple(SUIT_NAMES)),
+        FactSpec("declarer_tricks", "Tricks the declarer won", "count"),
+        FactSpec("declarer_raw", "Declarer's raw score", "count", doc="trick points, bid aside"),
+    )
 
     # --- notation ---------------------------------------------------------------------
     def parse_setup(
@@ -417,6 +430,24 @@ class TricksRules(Rules[Setup, Move, State]):
             "final_by_seat": dict(zip(seats, final_scores(state), strict=True)) if over else None,
             "actions": state.actions,
         }
+
+    def chart(self, table: dict[str, Any]) -> dict[str, float] | None:
+        """Per seat letter its raw score so far (the values of the tricks it won), and
+        ``Bid``, the high bid so far (0 before any): the declarer makes the bid when
+        its line reaches that one."""
+        series = {seat: float(table["raw"][seat]) for seat in table["seats"]}
+        series[BID_SERIES] = float(table["high_bid"] or 0)
+        return series
+
+    def fact_values(self, facts: Mapping[str, Any]) -> dict[str, int | bool | str | None]:
+        """The stored facts, plus the declarer's tricks and raw score (read from the
+        per-seat counts at the declarer's seat)."""
+        values = super().fact_values(facts)
+        declarer = facts.get("declarer")
+        for name, key in (("declarer_tricks", "tricks_by_seat"), ("declarer_raw", "raw_by_seat")):
+            by_seat = facts.get(key)
+            values[name] = by_seat.get(declarer) if isinstance(by_seat, dict) and declarer else None
+        return values
 
     # --- bots -------------------------------------------------------------------------
     def random_setup(self, rng: random.Random, *, players: int, variant: Variant) -> Setup:

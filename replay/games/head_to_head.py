@@ -25,9 +25,9 @@ from typing import Any, ClassVar, Literal
 
 from replay.errors import ActionSyntaxError, RuleViolation, SetupError
 from replay.games._deal import parse_stock, require
-from replay.record import Outcome, Variant, seat_letter
+from replay.record import Outcome, Variant, seat_index, seat_letter
 from replay.registry import register
-from replay.rules import Option, Rules
+from replay.rules import HIDDEN_CARD, FactSpec, Option, Rules, copy_table, hidden
 
 RANKS = "23456789TJQKA"
 #: a rank's points: 2..10 their number, J 11, Q 12, K 13, A 14
@@ -43,6 +43,8 @@ TIE_OWN_CARD = Option(
     "variant).",
 )
 DECK = "deck"
+#: the chart's series of the deck's points (the others are named by seat letter)
+DECK_SERIES = "Deck"
 
 
 def parse_rank(word: str) -> str:
@@ -141,6 +143,13 @@ class HeadToHeadRules(Rules[Setup, Play, State]):
     setup_tags: ClassVar[tuple[str, ...]] = ("Stock",)
     has_first: ClassVar[bool] = False
     numbering: ClassVar[Literal["action", "trick"]] = "trick"
+    chart_title: ClassVar[str | None] = "Points taken"
+    fact_specs: ClassVar[tuple[FactSpec, ...]] = (
+        FactSpec("deck_tricks", "Tricks the deck won", "count", doc="nobody scored them"),
+        FactSpec("ties", "Tied tricks", "count", doc="the highest player card was shared"),
+        FactSpec("winning_points", "Winner's points", "count", doc="of a finished game"),
+        FactSpec("shared_win", "Shared win", "flag", doc="two or more players tied on the most"),
+    )
 
     # --- notation ---------------------------------------------------------------------
     def parse_setup(
@@ -320,6 +329,44 @@ class HeadToHeadRules(Rules[Setup, Play, State]):
             "ties": sum(1 for t in state.tricks if t.tie),
             "actions": state.actions,
         }
+
+    # --- perspectives, chart, facts ----------------------------------------------------
+    def view(self, table: dict[str, Any], *, seats: frozenset[int]) -> dict[str, Any]:
+        """Hands are public: each player starts with a whole suit and every played card
+        is revealed, so what a player holds is known to all.  What is hidden is a card
+        chosen face down in the current trick, until every seat has chosen: its rank
+        (``chosen``, and ``last`` when that was the action) and, because the hand
+        would give the choice away, the rest of that seat's hand (its length stays)."""
+        out: dict[str, Any] = copy_table(table)
+        pending = [seat for seat in out["chosen"] if seat_index(seat) not in seats]
+        for seat in pending:
+            out["chosen"][seat] = HIDDEN_CARD
+            out["hands"][seat] = hidden(out["hands"][seat])
+        last = out["last"]
+        if last is not None and last["seat"] in pending:
+            last["text"] = HIDDEN_CARD
+        return out
+
+    def chart(self, table: dict[str, Any]) -> dict[str, float] | None:
+        """Per seat letter the points it has taken so far, and ``Deck``: the points of
+        the cards the deck has taken."""
+        series = {seat: float(table["points"][seat]) for seat in table["seats"]}
+        series[DECK_SERIES] = float(table["deck_points"])
+        return series
+
+    def fact_values(self, facts: Mapping[str, Any]) -> dict[str, int | bool | str | None]:
+        """The stored counts, plus the winner's points and whether the win is shared,
+        from ``points_by_seat`` once all 13 tricks are played (None before)."""
+        values = super().fact_values(facts)
+        points = facts.get("points_by_seat")
+        finished = isinstance(points, dict) and facts.get("actions") == TRICKS * len(points)
+        if finished and points:
+            best = max(points.values())
+            values["winning_points"] = best
+            values["shared_win"] = sum(1 for p in points.values() if p == best) > 1
+        else:
+            values["winning_points"] = values["shared_win"] = None
+        return values
 
     # --- bots -------------------------------------------------------------------------
     def random_setup(self, rng: random.Random, *, players: int, variant: Variant) -> Setup:

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Literal
 from replay.errors import RuleViolation
 from replay.games import _wild_bot as bot
 from replay.games import _wild_notation as wn
-from replay.games._wild_combos import ComboError, classify, single_value
+from replay.games._wild_combos import RANKS, ComboError, classify, single_value
 from replay.games._wild_notation import PLAYERS, TEAMS, Move, Pass, Play, Return, Setup, Tribute
 from replay.games._wild_state import (
     FINAL_LEVEL,
@@ -40,13 +40,28 @@ from replay.games._wild_state import (
     next_hand,
     table_json,
 )
-from replay.record import GameRecord, Outcome, Variant, seat_letter
+from replay.record import GameRecord, Outcome, Variant, seat_index, seat_letter
 from replay.registry import register
-from replay.rules import Option, Rules
+from replay.rules import (
+    HIDDEN_CARD,
+    FactSpec,
+    Option,
+    Perspective,
+    Rules,
+    copy_table,
+    hidden,
+    hide_hands,
+)
 
 
 def _name(seat: int) -> str:
     return seat_letter(seat)
+
+
+#: the hand outcomes, as ``facts()["outcome"]`` and the team Result give them
+OUTCOMES = ("offense-win", "draw", "defense-win")
+#: the action words of the tribute exchange (``tribute BJ``, ``return 4S 5S``)
+_EXCHANGE_WORDS = ("tribute", "return")
 
 
 class WildEscapeRules(Rules[Setup, Move, State]):
@@ -67,6 +82,30 @@ class WildEscapeRules(Rules[Setup, Move, State]):
     numbering: ClassVar[Literal["action", "trick"]] = "trick"
     result_kind: ClassVar[Literal["scores", "team"]] = "team"
     match_has_end: ClassVar[bool] = True
+    chart_title: ClassVar[str | None] = "Cards left in hand"
+    fact_specs: ClassVar[tuple[FactSpec, ...]] = (
+        FactSpec("outcome", "Outcome", "choice", choices=OUTCOMES),
+        FactSpec("five_of_a_kind", "Five of a kind played", "count"),
+        FactSpec(
+            "straight_flushes",
+            "Straight flushes played",
+            "count",
+            doc="same-suit straights, whichever five-card order is in force",
+        ),
+        FactSpec(
+            "most_jokers_at_deal",
+            "Jokers held at the deal (most by one player)",
+            "count",
+            doc="before the tribute",
+        ),
+        FactSpec("tribute_paid", "Tributes paid", "count"),
+        FactSpec("joker_tributes", "Joker tributes", "count"),
+        FactSpec("wild_jokers", "Jokers played in multi-card plays", "count"),
+        FactSpec("first_escaper", "First to escape", "seat"),
+        FactSpec("trump", "Trump rank", "choice", choices=tuple(RANKS)),
+        FactSpec("offense", "Offense team", "choice", choices=TEAMS),
+        FactSpec("tricks", "Tricks played", "count"),
+    )
 
     # --- notation ---------------------------------------------------------------------
     def parse_setup(
@@ -222,6 +261,58 @@ class WildEscapeRules(Rules[Setup, Move, State]):
 
     def facts(self, state: State) -> dict[str, Any]:
         return state.facts()
+
+    # --- perspectives, chart, facts ----------------------------------------------------
+    def perspectives(self, *, players: int) -> tuple[Perspective, ...]:
+        """Everything, each seat, each team (its three seats' knowledge pooled), and a
+        spectator."""
+        *head, public = super().perspectives(players=players)
+        teams = (
+            Perspective(f"team-{TEAMS[t]}", f"Team {TEAMS[t]}", frozenset(wn.team_seats(t)))
+            for t in (0, 1)
+        )
+        return (*head, *teams, public)
+
+    def view(self, table: dict[str, Any], *, seats: frozenset[int]) -> dict[str, Any]:
+        """Other seats' hands are hidden (their counts stay public, as the seed lets
+        anyone ask).  The tribute is passed face down (the seed: "so all other players
+        do not see the cards passed"): the card given, the cards handed back and the
+        card returned are seen by the giver and the receiver only, and so is the action
+        text of those moves.  Whether a tribute was a joker stays public: everyone sees
+        two cards go back instead of one."""
+        out: dict[str, Any] = copy_table(table)
+        hide_hands(out, seats)
+        unseen: set[str] = set()
+        for ex in out["tribute"]:
+            if seat_index(ex["giver"]) in seats or seat_index(ex["receiver"]) in seats:
+                continue
+            unseen.update((ex["giver"], ex["receiver"]))
+            for key in ("card", "back"):
+                if ex[key] is not None:
+                    ex[key] = HIDDEN_CARD
+            ex["returned"] = hidden(ex["returned"])
+        last = out["last"]
+        if last is not None and last["seat"] in unseen:
+            word, *cards = last["text"].split()
+            if word in _EXCHANGE_WORDS:
+                last["text"] = " ".join([word, *hidden(cards)])
+        return out
+
+    def chart(self, table: dict[str, Any]) -> dict[str, float] | None:
+        """Per seat letter the cards left in its hand."""
+        return {seat: float(table["counts"][seat]) for seat in table["seats"]}
+
+    def fact_values(self, facts: Mapping[str, Any]) -> dict[str, int | bool | str | None]:
+        """The stored facts, plus the most jokers one seat was dealt (from
+        ``jokers_at_deal``) and the first escaper (from ``escape_order``)."""
+        values = super().fact_values(facts)
+        jokers = facts.get("jokers_at_deal")
+        values["most_jokers_at_deal"] = (
+            max(jokers.values()) if isinstance(jokers, dict) and jokers else None
+        )
+        order = facts.get("escape_order")
+        values["first_escaper"] = order[0] if isinstance(order, list) and order else None
+        return values
 
     # --- bots -------------------------------------------------------------------------
     def random_setup(self, rng: random.Random, *, players: int, variant: Variant) -> Setup:

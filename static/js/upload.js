@@ -8,7 +8,13 @@
   if (!root || !window.fetch) return;
   var BUSY = ["pending", "processing"];
   var INTERVAL = 1000;
-  var api = root.dataset.api;
+  var table = document.getElementById("records");
+  var query = "?records_from=" + encodeURIComponent(table.dataset.recordsFrom || "1") +
+    "&records_limit=" + encodeURIComponent(table.dataset.recordsLimit || "100");
+  if (table.dataset.recordsStatus) {
+    query += "&records_status=" + encodeURIComponent(table.dataset.recordsStatus);
+  }
+  var api = root.dataset.api + query;
   var gameUrl = root.dataset.gameUrl; // /games/0/ -> /games/<id>/
   if (BUSY.indexOf(root.dataset.status) < 0) return;
 
@@ -84,7 +90,6 @@
     if (records.length) {
       var body = document.createElement("tbody");
       records.forEach(function (record) { body.appendChild(row(record)); });
-      var table = document.getElementById("records");
       table.replaceChild(body, table.tBodies[0]);
     }
     return busy;

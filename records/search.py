@@ -1,0 +1,247 @@
+"""Game search: every filter of the /games/ page and of ``GET /api/games/``, applied to
+the games a user may see.  Filters come as a mapping of query parameters (strings), so
+a search is its URL; a bad value raises ValidationError naming the parameter.
+
+Text search (``q``) differs by database, as docs/settings.md says: PostgreSQL matches
+whole words of the event, site, comments and player names (full-text search, ``simple``
+configuration, web-search syntax: ``ann bob``, ``"kibitz demo"``, ``-eve``); SQLite
+matches a case-insensitive substring of any of them.
+
+Dates are the records' ``Date`` tags (``YYYY.MM.DD``, ``??`` for unknown parts) and
+compare as text: a date with unknown parts sorts after every known date of the same
+prefix (``2024.??.??`` is after ``2024.12.31``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import connection
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
+
+from records.facts import specs
+from records.models import Fact, Game, GameStatus, Record, Seat
+from records.players import player_find
+from replay import registry
+
+#: the sort orders: key -> (label, order_by)
+SORTS: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "newest": ("Newest first", ("-created_at", "-id")),
+    "oldest": ("Oldest first", ("created_at", "id")),
+    "played": ("Date played, latest first", (F("played_on").desc(nulls_last=True), "-id")),
+    "played-asc": ("Date played, earliest first", (F("played_on").asc(nulls_last=True), "id")),
+    "longest": ("Most actions", ("-num_actions", "-id")),
+    "shortest": ("Fewest actions", ("num_actions", "id")),
+    "score": ("Winning score, highest first", (F("best_score").desc(nulls_last=True), "-id")),
+    "score-asc": ("Winning score, lowest first", (F("best_score").asc(nulls_last=True), "id")),
+}
+PLAYER_MODES = {"together": "All of them, in the same game", "any": "Any of them"}
+DATE_RE = re.compile(r"^(\d{4})(?:[.-](\d{2}|\?\?))?(?:[.-](\d{2}|\?\?))?$")
+#: parameters naming an option (``opt.<name>``) or a fact (``fact.<name>[.min|.max]``)
+OPTION_PREFIX = "opt."
+FACT_PREFIX = "fact."
+
+
+def _text(filters: Mapping[str, Any], name: str) -> str:
+    value = filters.get(name)
+    return str(value).strip() if value is not None else ""
+
+
+def _int(filters: Mapping[str, Any], name: str) -> int | None:
+    text = _text(filters, name)
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ValidationError({name: f"{text!r} is not a whole number"}) from None
+
+
+def _date(filters: Mapping[str, Any], name: str, *, end: bool) -> str | None:
+    """``YYYY``, ``YYYY.MM`` or ``YYYY.MM.DD`` (dots or dashes) as a bound on the Date
+    tag; a partial date covers its whole year or month."""
+    text = _text(filters, name)
+    if not text:
+        return None
+    match = DATE_RE.match(text)
+    if match is None:
+        raise ValidationError({name: f"{text!r} is not a date; write YYYY.MM.DD"})
+    year, month, day = match.groups()
+    pad = "99" if end else "00"
+    return f"{year}.{month or pad}.{day or pad}"
+
+
+def _search(qs: QuerySet[Game], records: QuerySet[Record], text: str) -> QuerySet[Game]:
+    """Games whose players, or one of whose visible records' event, site or comments,
+    match."""
+    if connection.vendor == "postgresql":
+        from django.contrib.postgres.search import SearchQuery, SearchVector
+
+        vector = SearchVector(
+            "upload__event__name",
+            "site",
+            "event_tag",
+            "comments",
+            "game__players_text",
+            config="simple",
+        )
+        query = SearchQuery(text, config="simple", search_type="websearch")
+        matching = records.annotate(search=vector).filter(search=query)
+        return qs.filter(Exists(matching.filter(game=OuterRef("pk"))))
+    in_record = records.filter(
+        Q(upload__event__name__icontains=text)
+        | Q(event_tag__icontains=text)
+        | Q(site__icontains=text)
+        | Q(comments__icontains=text)
+    )
+    return qs.filter(
+        Q(players_text__icontains=text) | Exists(in_record.filter(game=OuterRef("pk")))
+    )
+
+
+def _players(qs: QuerySet[Game], filters: Mapping[str, Any]) -> QuerySet[Game]:
+    names = [n.strip() for n in _text(filters, "player").split(",") if n.strip()]
+    mode = _text(filters, "player_mode") or "together"
+    if mode not in PLAYER_MODES:
+        raise ValidationError({"player_mode": f"use one of {', '.join(PLAYER_MODES)}"})
+    found = [p for p in (player_find(n) for n in names) if p is not None]
+    if mode == "together":
+        if len(found) < len(names):
+            return qs.none()
+        for player in found:
+            qs = qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player=player)))
+        return qs
+    if not names:
+        return qs
+    return qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player__in=found)))
+
+
+def _options(qs: QuerySet[Game], filters: Mapping[str, Any], game: str) -> QuerySet[Game]:
+    """``opt.<name>=<value>``: games played with that option value (stored with every
+    default filled in, so a default matches games that never wrote the Variant tag)."""
+    rules = registry.get(game) if game else None
+    known = {o.name: o for o in rules.options} if rules is not None else {}
+    for key in filters:
+        if not key.startswith(OPTION_PREFIX) or not (value := _text(filters, key)):
+            continue
+        name = key[len(OPTION_PREFIX) :]
+        if rules is not None and (name not in known or value not in known[name].values):
+            raise ValidationError({key: f"{game} has no option {name}={value}"})
+        qs = qs.filter(**{f"variant__{name}": value})
+    return qs
+
+
+def _facts(qs: QuerySet[Game], filters: Mapping[str, Any], game: str) -> QuerySet[Game]:
+    """``fact.<name>`` (a flag: yes/no; a choice; a seat: the player in it) and
+    ``fact.<name>.min`` / ``.max`` (a count), over the game's indexed Fact rows."""
+    known = {s.name: s for s in specs(game)} if game else {}
+    for key in sorted(filters):
+        if not key.startswith(FACT_PREFIX) or not _text(filters, key):
+            continue
+        name, _, bound = key[len(FACT_PREFIX) :].partition(".")
+        spec = known.get(name)
+        if spec is None:
+            raise ValidationError({key: f"no fact {name!r} for {game or 'any game'}: pick a game"})
+        rows = Fact.objects.filter(game=OuterRef("pk"), name=name)
+        if spec.kind == "count":
+            if bound not in ("min", "max"):
+                raise ValidationError({key: f"{name} is a count: use {key}.min or {key}.max"})
+            number = _int(filters, key)
+            rows = (
+                rows.filter(number__gte=number)
+                if bound == "min"
+                else rows.filter(number__lte=number)
+            )
+        elif spec.kind == "flag":
+            value = _text(filters, key).lower()
+            if value not in ("yes", "no"):
+                raise ValidationError({key: "use yes or no"})
+            rows = rows.filter(number=1 if value == "yes" else 0)
+        elif spec.kind == "choice":
+            value = _text(filters, key)
+            if spec.choices and value not in spec.choices:
+                raise ValidationError({key: f"use one of {', '.join(spec.choices)}"})
+            rows = rows.filter(text=value)
+        else:  # seat: the player in it
+            player = player_find(_text(filters, key))
+            if player is None:
+                return qs.none()
+            rows = rows.filter(player=player)
+        qs = qs.filter(Exists(rows))
+    return qs
+
+
+def game_list(*, user: Any, filters: Mapping[str, Any] | None = None) -> QuerySet[Game]:
+    """Games ``user`` may see (each once, however many records hold it), in the order
+    ``sort`` names (default newest first), always total (stable).
+
+    Filters: ``game``; ``player`` (names, comma-separated, matched as player
+    identities) with ``player_mode`` together (all in the same game, the default) or
+    any; ``winner``; ``event`` (an event's name) and ``match`` (a Match tag): games
+    with a visible record in it; ``date_from`` / ``date_to``; ``status``; ``players``
+    (number of seats); ``actions_min`` / ``actions_max``; ``deal`` (a deal key: games
+    dealt alike); ``opt.<option>``; ``fact.<name>[.min|.max]``; ``q`` (text over
+    events, sites, comments and players).  Event, match, date and text match only
+    records ``user`` may see.  Cost: one query (plus one per prefetch the caller adds).
+    """
+    filters = filters or {}
+    qs = Game.objects.visible_to(user)
+    records = Record.objects.visible_to(user)
+    game = _text(filters, "game")
+    if game:
+        qs = qs.filter(game=game)
+    if status := _text(filters, "status"):
+        if status not in GameStatus.values:
+            raise ValidationError(
+                {"status": f"unknown status {status!r}; use one of {', '.join(GameStatus.values)}"}
+            )
+        qs = qs.filter(status=status)
+    in_records = records.filter(game=OuterRef("pk"))
+    narrowed = False
+    if event := _text(filters, "event"):
+        in_records, narrowed = in_records.filter(upload__event__name__iexact=event), True
+    if match := _text(filters, "match"):
+        in_records, narrowed = in_records.filter(match__iexact=match), True
+    if (start := _date(filters, "date_from", end=False)) is not None:
+        in_records, narrowed = in_records.filter(date__gte=start), True
+    if (stop := _date(filters, "date_to", end=True)) is not None:
+        in_records, narrowed = in_records.filter(date__lte=stop), True
+    if narrowed:
+        qs = qs.filter(Exists(in_records))
+    qs = _players(qs, filters)
+    if winner := _text(filters, "winner"):
+        player = player_find(winner)
+        if player is None:
+            return qs.none()
+        qs = qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player=player, won=True)))
+    if (seats := _int(filters, "players")) is not None:
+        qs = qs.filter(num_players=seats)
+    if (low := _int(filters, "actions_min")) is not None:
+        qs = qs.filter(num_actions__gte=low)
+    if (high := _int(filters, "actions_max")) is not None:
+        qs = qs.filter(num_actions__lte=high)
+    if deal := _text(filters, "deal"):
+        qs = qs.filter(deal=deal)
+    qs = _facts(_options(qs, filters, game), filters, game)
+    if text := _text(filters, "q"):
+        qs = _search(qs, records, text)
+    return _sorted(qs, _text(filters, "sort") or "newest", user=user)
+
+
+def _sorted(qs: QuerySet[Game], sort: str, *, user: Any) -> QuerySet[Game]:
+    if sort not in SORTS:
+        raise ValidationError({"sort": f"unknown sort {sort!r}; use one of {', '.join(SORTS)}"})
+    if sort.startswith("played"):
+        qs = qs.annotate(played_on=Subquery(first_visible(user).values("date")[:1]))
+    return qs.order_by(*SORTS[sort][1])
+
+
+def first_visible(user: Any) -> QuerySet[Record]:
+    """The records of the outer game ``user`` may see, first upload first: the one a
+    list shows (its event and date)."""
+    return (
+        Record.objects.visible_to(user).filter(game=OuterRef("pk")).order_by("upload_id", "index")
+    )
