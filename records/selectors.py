@@ -178,3 +178,24 @@ def upload_progress(*, upload: Upload) -> dict[str, Any]:
         "rate": rate,
         "eta_seconds": eta,
     }
+
+
+#: games listed in a game page's same-deal comparison at most
+SAME_DEAL_SHOWN = 20
+
+
+def same_deal(*, user: Any, game: Game) -> list[Game]:
+    """The games ``user`` may see that were dealt like ``game`` (same deal key: game,
+    seats, first seat, options and setup), ``game`` first, then the others oldest
+    first; with seats and players.  Empty when no other game shares the deal.  Cost:
+    one query plus one prefetch."""
+    if not game.deal:
+        return []
+    games = list(
+        Game.objects.visible_to(user)
+        .filter(deal=game.deal)
+        .exclude(pk=game.pk)
+        .order_by("created_at", "id")
+        .prefetch_related("seats__player")[:SAME_DEAL_SHOWN]
+    )
+    return [game, *games] if games else []

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from records.views import browse, game, matches, uploads
+from records.views import browse, game, matches, people, uploads
 
 app_name = "records"
 
@@ -11,6 +11,10 @@ urlpatterns = [
     path("games/<int:pk>/", game.game_detail, name="game-detail"),
     path("matches/", matches.match_list_view, name="match-list"),
     path("matches/<str:event>/<path:key>/", matches.match_detail, name="match-detail"),
+    path("events/", people.event_list_view, name="event-list"),
+    path("events/<int:pk>/", people.event_detail, name="event-detail"),
+    path("players/", people.player_list_view, name="player-list"),
+    path("players/<int:pk>/", people.player_detail, name="player-detail"),
     path("uploads/new/", uploads.upload_new, name="upload-new"),
     path("uploads/<int:pk>/", uploads.upload_detail, name="upload-detail"),
     re_path(

@@ -5,6 +5,7 @@ template.
 - ``browse``: home and the game search;
 - ``game``: the game page and its replay;
 - ``matches``: match list and scoresheets;
+- ``people``: events (standings, cross-table) and players (profiles);
 - ``uploads``: upload form, progress page and reports;
 - ``errors``: the 404 and 500 pages.
 """

@@ -13,6 +13,7 @@ from records.exports import games_kgn
 from records.forms import GameFilterForm
 from records.models import Game, GameStatus
 from records.selectors import game_counts, game_list, upload_list_public, with_labels
+from records.standings import event_list, event_summaries
 
 GAMES_PER_PAGE = 50
 RECENT_ON_HOME = 8
@@ -27,6 +28,9 @@ def home(request: HttpRequest) -> HttpResponse:
             user=request.user,
         ).prefetch_related("seats__player")[:RECENT_ON_HOME],
         "recent_uploads": upload_list_public(limit=RECENT_ON_HOME),
+        "recent_events": event_summaries(
+            list(event_list(user=request.user)[:RECENT_ON_HOME]), user=request.user
+        ),
         "filter_form": GameFilterForm(),
     }
     return render(request, "records/home.html", context)

@@ -26,13 +26,18 @@ def _kgn_file(text: str, name: str = "cup.kgn") -> SimpleUploadedFile:
 def test_home_shows_counts_recent_games_and_public_uploads(
     upload_factory: Callable[..., Any], kgn: Any
 ) -> None:
-    upload_factory(text=kgn.valid(3, seed=1), name="spring-cup.kgn")
-    upload_factory(text=kgn.valid(1, seed=2), name="secret.kgn", visibility="private")
+    upload = upload_factory(text=kgn.valid(3, seed=1, event="Spring Cup"), name="spring-cup.kgn")
+    upload_factory(
+        text=kgn.valid(1, seed=2, event="Secret Cup"), name="secret.kgn", visibility="private"
+    )
     response = Client().get("/")
     assert response.status_code == 200
     body = response.content.decode()
     assert "spring-cup.kgn" in body
-    assert "secret.kgn" not in body
+    assert "secret.kgn" not in body and "Secret Cup" not in body
+    events = body[body.index('id="recent-events"') :]
+    assert f'<a href="/events/{upload.event_id}/">Spring Cup</a>' in events
+    assert "3 games" in events
     assert re.search(r'escalation-pierce</a> <span class="num">3</span>', body)
     assert 'action="/games/"' in body and 'name="q"' in body
 
@@ -51,8 +56,10 @@ def test_game_list_shows_columns_and_links_players(game_factory: Callable[..., G
     game = game_factory(players=("Ann", "Bob", "Cid"), event="Spring Cup")
     body = Client().get("/games/").content.decode()
     assert f'href="/games/{game.pk}/"' in body
-    assert 'href="/games/?player=Ann"' in body
-    assert 'href="/games/?event=Spring%20Cup"' in body
+    ann = game.seats.get(letter="A").player
+    assert f'href="/players/{ann.pk}/">Ann</a>' in body
+    event = game.records.get().upload.event
+    assert f'href="/events/{event.pk}/">Spring Cup</a>' in body
     assert "badge-verified" in body
     winner = game.seats.get(won=True)
     assert re.search(rf'class="score won"[^>]*>{winner.letter} \+\d+', body)
