@@ -155,7 +155,7 @@ def test_step_links_work_without_javascript(
     context.close()
 
 
-def test_filter_form_narrows_the_game_list(
+def test_search_with_filters_and_facts_is_a_permalink(
     page: Any, live_server: Any, game_factory: Callable[..., Game]
 ) -> None:
     from playwright.sync_api import expect
@@ -164,15 +164,35 @@ def test_filter_form_narrows_the_game_list(
     bram = game_factory(seed=2, players=("Bram", "Dirk"))
     page.goto(f"{live_server.url}/games/")
     expect(page.locator("#games tbody tr")).to_have_count(2)
-    page.get_by_label("Player").fill("alma")
+    page.get_by_label("Players", exact=True).fill("alma")
     page.get_by_label("Status").select_option("verified")
-    page.get_by_role("button", name="Filter").click()
+    page.get_by_label("Game", exact=True).select_option("escalation-pierce")
+    page.get_by_role("button", name="Search").click()
     expect(page).to_have_url(re.compile(r"player=alma"))
     assert "status=verified" in page.url
     expect(page.locator("#games tbody tr")).to_have_count(1)
     expect(page.locator(f'#games a[href="/games/{alma.pk}/"]')).to_be_visible()
     expect(page.locator(f'#games a[href="/games/{bram.pk}/"]')).to_have_count(0)
-    expect(page.get_by_label("Player")).to_have_value("alma")
+    # the chosen game brings its facts: filter by what happened
+    page.get_by_text("More filters").click()
+    takes = alma.facts["pile_takes"]
+    field = page.get_by_label("Times the pile was taken: at least")
+    field.fill(str(takes + 1))
+    page.get_by_role("button", name="Search").click()
+    expect(page.get_by_text("No games match these filters.")).to_be_visible()
+    page.get_by_label("Times the pile was taken: at least").fill(str(takes))
+    page.get_by_role("button", name="Search").click()
+    expect(page.locator("#games tbody tr")).to_have_count(1)
+    permalink = page.url
+    query = permalink.split("?", 1)[1].split("&")
+    # only what was set: empty fields and defaults stay out of the permalink
+    assert sorted(query) == sorted(
+        ["game=escalation-pierce", "player=alma", "status=verified", f"fact.pile_takes.min={takes}"]
+    )
+    page.goto(permalink)  # the query is the URL: the same results and the same form
+    expect(page.locator("#games tbody tr")).to_have_count(1)
+    expect(page.get_by_label("Players", exact=True)).to_have_value("alma")
+    expect(page.get_by_label("Times the pile was taken: at least")).to_have_value(str(takes))
     page.get_by_role("link", name="Clear").click()
     expect(page.locator("#games tbody tr")).to_have_count(2)
 
