@@ -7,6 +7,12 @@ suit for standard cards (``T`` = 10), ``BJ``/``SJ`` for jokers (faces of their o
 wild declarations (the joker's face with the card it stands for inset);
 ``cards:"knizia"`` reads Knizia's numbers, ``W`` (``W=5``) and ``P``, and
 ``cards:"rank"`` head-to-head's bare ranks.  ``card_kind`` gives a game's kind.
+A hidden card (``?``, :data:`replay.rules.HIDDEN_CARD`, in a table seen from one
+seat's perspective) is a patterned card back read out as "hidden card".
+
+``card_buttons`` and ``move_buttons`` draw the same faces as buttons carrying
+``data-card`` (the physical card: a wild joker's own code, not what it stands for),
+which the replay page opens a card's history from; hidden cards stay plain backs.
 """
 
 from __future__ import annotations
@@ -16,10 +22,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from replay import registry
+from replay.rules import HIDDEN_CARD
 
 register = template.Library()
 
@@ -101,24 +108,55 @@ def face_parts(code: str, kind: str = "standard") -> tuple[str, str, str]:
     return found if found is not None else (base, base, "plain")
 
 
-def _face(code: str, kind: str = "standard") -> SafeString:
+def _back() -> SafeString:
+    return SafeString('<span class="card card-back" role="img" aria-label="hidden card"></span>')
+
+
+def _face(code: str, kind: str = "standard", *, button: bool = False) -> SafeString:
+    """One card face: a read-out ``<span role="img">``, or with ``button`` a ``<button>``
+    whose ``data-card`` is the card's own code (``SJ`` for ``SJ=QS``)."""
+    if str(code).strip() == HIDDEN_CARD:
+        return _back()
     text, name, colour = face_parts(code, kind)
     base, _, stands_for = str(code).strip().upper().partition("=")
+    if button:
+        start = format_html(
+            '<button type="button" class="card card-{}{}" data-card="{}" aria-label="{}"'
+            ' aria-haspopup="dialog">',
+            colour,
+            " card-declared" if stands_for and kind == "standard" and base in JOKERS else "",
+            base,
+            name,
+        )
+        end = SafeString("</button>")
+    else:
+        start = format_html(
+            '<span class="card card-{}{}" role="img" aria-label="{}">',
+            colour,
+            " card-declared" if stands_for and kind == "standard" and base in JOKERS else "",
+            name,
+        )
+        end = SafeString("</span>")
     if stands_for and kind == "standard" and base in JOKERS:
         # a wild joker: its own face, with the card it stands for inset in that card's colour
         shown, _, inset = face_parts(stands_for, kind)
-        return format_html(
-            '<span class="card card-{} card-declared" role="img" aria-label="{}">{}'
-            '<span class="as as-{}"><span class="eq">=</span>{}</span></span>',
-            colour,
-            name,
+        body = format_html(
+            '{}<span class="as as-{}"><span class="eq">=</span>{}</span>',
             JOKERS[base][0],
             inset,
             shown,
         )
-    return format_html(
-        '<span class="card card-{}" role="img" aria-label="{}">{}</span>', colour, name, text
-    )
+    else:
+        body = format_html("{}", text)
+    return SafeString(start + body + end)
+
+
+def _faces(value: str | Iterable[str] | None, kind: str, *, button: bool) -> SafeString:
+    if value is None:
+        return SafeString("")
+    if isinstance(value, str):
+        return _face(value, kind, button=button)
+    return SafeString("".join(_face(code, kind, button=button) for code in value))
 
 
 @register.filter
@@ -128,11 +166,14 @@ def cards(value: str | Iterable[str] | None, kind: str = "standard") -> SafeStri
     ``{{ hand|cards:"knizia" }}`` reads Knizia's numbers, ``W`` and ``P``;
     ``{{ hand|cards:"rank" }}`` reads head-to-head's bare ranks.
     """
-    if value is None:
-        return SafeString("")
-    if isinstance(value, str):
-        return _face(value, kind)
-    return format_html_join("", "{}", ((_face(code, kind),) for code in value))
+    return _faces(value, kind, button=False)
+
+
+@register.filter
+def card_buttons(value: str | Iterable[str] | None, kind: str = "standard") -> SafeString:
+    """As ``cards``, each face a button with ``data-card`` that opens the card's history
+    on the replay page (hidden cards stay plain backs).  Never inside a link."""
+    return _faces(value, kind, button=True)
 
 
 @register.filter
@@ -276,12 +317,26 @@ def score(value: Any, game: str | None = None) -> str:
 @register.filter
 def move_faces(text: str | None, game: str | None = None) -> SafeString:
     """A move as written (``take 9D 9S``, ``bid 5``, ``trump S``): keywords and bids as
-    words, a named trump as its suit, cards as faces of ``game``'s kind."""
+    words, a named trump as its suit, cards as faces of ``game``'s kind, hidden cards
+    (``tribute ?``) as card backs."""
+    return _move(text, game, button=False)
+
+
+@register.filter
+def move_buttons(text: str | None, game: str | None = None) -> SafeString:
+    """As ``move_faces``, the cards as buttons opening their history (see
+    ``card_buttons``).  Never inside a link."""
+    return _move(text, game, button=True)
+
+
+def _move(text: str | None, game: str | None, *, button: bool) -> SafeString:
     kind = card_kind(game)
     parts = []
     after = ""
     for token in (text or "").split():
-        if token.lower() in KEYWORDS or after == "bid":
+        if token == HIDDEN_CARD:
+            parts.append(_back())
+        elif token.lower() in KEYWORDS or after == "bid":
             parts.append(format_html('<span class="word">{}</span>', token))
         elif after == "trump":
             parts.append(suit(token))
@@ -291,6 +346,6 @@ def move_faces(text: str | None, game: str | None = None) -> SafeString:
         ):
             parts.append(format_html('<span class="word">{}</span>', token))
         else:
-            parts.append(_face(token, kind))
+            parts.append(_face(token, kind, button=button))
         after = token.lower()
     return SafeString(" ".join(parts))

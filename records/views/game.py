@@ -1,21 +1,31 @@
-"""The game page: one step of the replay rendered on the server (``?step=N``); with
+"""The game page: one step of the replay rendered on the server (``?step=N``), as one
+perspective saw it (``?view=``: everything, a seat, a team, a spectator); with
 ``&fragment=1`` only that step's part of the page (records/_replay.html), which
-js/replay.js swaps in when the arrow keys step, so the Django template stays the only
-renderer of a table."""
+js/replay.js swaps in as it steps, so the Django template stays the only renderer of
+a table.  The page's data (viewed tables, moves, card history, chart) comes from
+records/replay_page.py over one replay of the record."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template import loader
 from django.views.decorators.http import require_GET
 
+from records import replay_page
 from records.models import Game, GameStatus, Record
-from records.selectors import game_actions, game_get, game_record, game_records, game_steps
+from records.selectors import (
+    game_actions,
+    game_get,
+    game_record,
+    game_records,
+    game_steps,
+    same_deal,
+)
 from replay import registry
-from replay.verify import Step
 
 #: the table partial of a game without its own (records/tables/<game id>.html)
 GENERIC_TABLE = "records/tables/generic.html"
@@ -32,37 +42,13 @@ def _step_index(raw: str | None, last: int) -> int:
     return max(0, min(wanted, last))
 
 
-def _move_list(game: Game, record: Record, steps: list[Step]) -> list[dict[str, Any]]:
-    """The numbered moves that can be stepped to, then (for a rejected game) the
-    faulty action, which the replay stops before."""
-    rules = registry.get(game.game)
-    if rules is None:
-        return []
-    moves = [
-        {
-            "step": step.index,
-            "number": step.number,
-            "seat": step.action.seat_letter,
-            "text": rules.write_move(step.action.move),
-            "comments": step.action.comments,
-            "fault": False,
-        }
-        for step in steps[1:]
-        if step.action is not None
-    ]
-    if record.status == GameStatus.REJECTED and record.error_action == len(steps):
-        for action in game_actions(record=record)[len(steps) - 1 : len(steps)]:
-            moves.append(
-                {
-                    "step": None,
-                    "number": action["index"],
-                    "seat": action["seat"],
-                    "text": action["move"],
-                    "comments": (),
-                    "fault": True,
-                }
-            )
-    return moves
+def _fault_move(record: Record, steps: int) -> dict[str, Any] | None:
+    """For a rejected record, the faulty action the replay stops before (None else)."""
+    if record.status != GameStatus.REJECTED or record.error_action != steps:
+        return None
+    for action in game_actions(record=record)[steps - 1 : steps]:
+        return {"number": action["index"], "seat": action["seat"], "text": action["move"]}
+    return None
 
 
 def _table_template(game: Game) -> str:
@@ -92,18 +78,27 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     index = _step_index(request.GET.get("step"), last)
     step = steps[index] if steps else None
     rules = registry.get(game.game)
+    perspective = replay_page.pick_perspective(
+        rules, request.GET.get("view"), players=game.num_players
+    )
+    # every step link keeps the record asked for by id and the perspective
+    keep = {"record": record.pk} if request.GET.get("record") else {}
+    if perspective.key != replay_page.ALL.key:
+        keep["view"] = perspective.key
+    seat_names = {seat.letter: seat.player.name for seat in game.seats.all()}
     context = {
         "game": game,
         "record": record,
-        # a record asked for by id stays shown as the step links are followed
-        "record_param": f"record={record.pk}&" if request.GET.get("record") else "",
+        "step_query": f"{urlencode(keep)}&" if keep else "",
+        "keep_record": "record" in keep,
+        "perspective": perspective,
         "step": step,
-        "table": step.table if step else None,
+        "table": replay_page.viewed(rules, step.table, perspective) if step else None,
         "index": index,
         "last": last,
         "prev": max(index - 1, 0),
         "next": min(index + 1, last),
-        "seat_names": {seat.letter: seat.player.name for seat in game.seats.all()},
+        "seat_names": seat_names,
         "table_template": _table_template(game),
         "trick_numbers": rules is not None and rules.numbering == "trick",
     }
@@ -111,8 +106,19 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         response = render(request, "records/_replay.html", context)
         response["Cache-Control"] = FRAGMENT_CACHE_CONTROL
         return response
-    context["moves"] = _move_list(game, record, steps)
-    context["records"] = game_records(user=request.user, game=game)
-    context["final"] = steps[-1].table if steps else None
-    context["scores_template"] = _scores_template(game)
+    tables = replay_page.viewed_tables(rules, steps, perspective)
+    context.update(
+        fragment_url=f"?{urlencode({'record': record.pk, 'view': perspective.key})}",
+        perspectives=replay_page.perspective_choices(
+            replay_page.perspectives(rules, players=game.num_players), seat_names
+        ),
+        moves=replay_page.move_list(rules, steps, tables, perspective),
+        fault_move=_fault_move(record, len(steps)),
+        card_events=replay_page.card_events(tables),
+        chart=replay_page.chart(rules, tables, current=index, seat_names=seat_names),
+        records=game_records(user=request.user, game=game),
+        same_deal=same_deal(user=request.user, game=game),
+        final=tables[-1] if tables else None,
+        scores_template=_scores_template(game),
+    )
     return render(request, "records/game_detail.html", context)

@@ -11,7 +11,7 @@ from django.test import Client
 
 from records.models import Game
 from records.selectors import game_steps
-from records.templatetags.cards import cards, face_parts, move_faces, score
+from records.templatetags.cards import card_buttons, face_parts, move_faces, score
 from replay import registry
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +65,7 @@ def test_step_n_shows_the_table_of_that_step(
         assert pile is not None
         assert pile.group(1).count("<li") == len(table["pile"])
         top = table["pile"][-1]
-        assert str(cards(top["cards"])) in pile.group(1)
+        assert str(card_buttons(top["cards"])) in pile.group(1)
 
 
 def test_move_list_numbers_every_action_and_shows_comments(

@@ -49,7 +49,7 @@ def test_a_chosen_card_is_face_down_until_every_seat_has_played(
     upload_factory: Callable[..., Any], visible_text: Callable[[str], str]
 ) -> None:
     game = _golden(upload_factory)
-    body = _page(game, "?step=2")  # A and B have chosen their 9s, C has not
+    body = _page(game, "?step=2&view=C")  # A and B have chosen their 9s, C has not
     middle = _section(body, "middle")
     assert 'aria-label="A has chosen a card, face down"' in middle
     assert 'aria-label="B has chosen a card, face down"' in middle
@@ -58,6 +58,13 @@ def test_a_chosen_card_is_face_down_until_every_seat_has_played(
     assert "Waiting for C" in visible_text(body)
     prize = re.search(r'<div class="prize">(.*?)</div>', middle, flags=re.S)
     assert prize and 'aria-label="five"' in prize.group(1)
+    # A sees its own choice, not B's; "everything" shows both, marked as face down
+    middle = _section(_page(game, "?step=2&view=A"), "middle")
+    assert 'aria-label="nine"' in middle and "A has chosen it, face down" in middle
+    assert 'aria-label="B has chosen a card, face down"' in middle
+    middle = _section(_page(game, "?step=2"), "middle")
+    assert middle.count('aria-label="nine"') == 2
+    assert "card-back" not in middle
 
 
 def test_the_complete_trick_is_revealed_together(

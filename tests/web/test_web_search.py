@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from django.test import Client
@@ -116,3 +117,21 @@ def test_an_upload_page_filters_its_records_by_status(db: None) -> None:
     assert re.findall(r'<tr data-index="(\d+)">', page) == [str(rejected.index)]
     assert '<strong aria-current="page">Rejected</strong>' in page
     assert 'data-records-status="rejected"' in page
+
+
+def test_games_dealt_alike_are_compared_side_by_side_on_the_game_page(db: None) -> None:
+    (record,) = Kgn.records(1, seed=31)
+    other = replace(record, players=tuple(f"{p}2" for p in record.players))
+    hidden = replace(record, players=tuple(f"{p}3" for p in record.players))
+    upload = make_upload(text=Kgn.write([record, other]))
+    make_upload(owner=make_user(), text=Kgn.write([hidden]), visibility="private")
+    mine, theirs = (r.game for r in upload.records.order_by("index"))
+    page = Client().get(f"/games/{mine.pk}/").content.decode()
+    section = page[page.index('id="same-deal"') :]
+    assert "1 other game dealt exactly like this one" in section
+    assert f'href="/games/{theirs.pk}/"' in section
+    for seat in theirs.seats.all():
+        assert seat.player.name in section
+    assert f"{record.players[0]}3" not in page  # the private table stays hidden
+    lonely = make_upload(text=Kgn.valid(1, seed=32)).records.get().game
+    assert 'id="same-deal"' not in Client().get(f"/games/{lonely.pk}/").content.decode()

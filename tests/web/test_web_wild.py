@@ -75,7 +75,9 @@ def _text(html: str) -> str:
 
 
 def _labels(html: str) -> list[str]:
-    return [unescape(label) for label in re.findall(r'role="img" aria-label="([^"]*)"', html)]
+    """The spoken names of the card faces in ``html`` (plain faces and card buttons)."""
+    found = re.findall(r'class="card[ "][^>]*?aria-label="([^"]*)"', html)
+    return [unescape(label) for label in found]
 
 
 def _chip_count(body: str, seat: str) -> int:
