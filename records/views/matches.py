@@ -22,4 +22,9 @@ def match_list_view(request: HttpRequest) -> HttpResponse:
     page = Paginator(match_list(user=request.user), GAMES_PER_PAGE).get_page(
         request.GET.get("page")
     )
-    return render(request, "records/match_list.html", {"page": page, "no_event": NO_EVENT})
+    context = {
+        "page": page,
+        "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2),
+        "no_event": NO_EVENT,
+    }
+    return render(request, "records/match_list.html", context)
