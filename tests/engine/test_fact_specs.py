@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from replay import registry
 from replay.generate import generate_match, generate_record
 from replay.record import GameRecord, seat_letter
-from replay.rules import AnyRules, FactSpec
+from replay.rules import FactSpec
 from replay.verify import Status, replay_steps, verify
+from tests.engine.generated import rules_of
 
 GAMES = sorted(registry.games())
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -45,12 +46,6 @@ REQUIRED = {
         "outcome",
     },
 }
-
-
-def rules_of(game: str) -> AnyRules:
-    rules = registry.get(game)
-    assert rules is not None
-    return rules
 
 
 def stored_facts(record: GameRecord) -> tuple[dict[str, Any], Status]:

@@ -12,22 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay import registry
-from replay.generate import generate_record, play_out
+from replay.generate import generate_record
 from replay.history import CardEvent, card_history
 from replay.load import parse
-from replay.record import GameRecord
-from replay.rules import HIDDEN_CARD, AnyRules
+from replay.rules import HIDDEN_CARD
 from replay.verify import replay_steps
+from tests.engine.generated import rules_of, tables_of, two_games
 
 GAMES = sorted(registry.games())
 DATA = Path(__file__).resolve().parents[1] / "data"
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
-
-
-def rules_of(game: str) -> AnyRules:
-    rules = registry.get(game)
-    assert rules is not None
-    return rules
 
 
 def hands(**by_seat: str) -> dict[str, Any]:
@@ -100,10 +94,6 @@ def test_no_tables_no_history() -> None:
 
 
 # --- generated games ---------------------------------------------------------------
-def tables_of(record: GameRecord) -> list[dict[str, Any]]:
-    return [step.table for step in replay_steps(record)]
-
-
 def check_history(tables: list[dict[str, Any]]) -> dict[str, list[CardEvent]]:
     """The events rebuild every step's hands exactly, in step order."""
     history = card_history(tables)
@@ -137,22 +127,8 @@ def check_history(tables: list[dict[str, Any]]) -> dict[str, list[CardEvent]]:
 @settings(max_examples=15, deadline=None)
 @given(seed=seeds)
 def test_history_of_generated_games_rebuilds_every_hand(game: str, seed: int) -> None:
-    rng = random.Random(seed)
-    rules = rules_of(game)
-    record = generate_record(game, rng)
-    check_history(tables_of(record))
-    assert record.result is not None
-    first, setup = rules.match_setup(
-        rng,
-        players=len(record.players),
-        variant=record.variant,
-        round=2,
-        prev=(record, record.result),
-    )
-    follow = play_out(
-        rules, rng, names=record.players, variant=record.variant, first=first, setup=setup
-    )
-    check_history(tables_of(follow))
+    for record in two_games(game, seed):
+        check_history(tables_of(record))
 
 
 def test_a_played_card_is_played_at_the_step_it_left_the_hand() -> None:

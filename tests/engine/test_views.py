@@ -18,11 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay import registry
-from replay.generate import generate_record, play_out
+from replay.generate import generate_record
 from replay.load import parse
 from replay.record import GameRecord, seat_letter
-from replay.rules import HIDDEN_CARD, AnyRules, Perspective
-from replay.verify import replay_steps
+from replay.rules import HIDDEN_CARD, Perspective
+from tests.engine.generated import rules_of, tables_of, two_games
 
 GAMES = sorted(registry.games())
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -32,40 +32,10 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 PUBLIC_HANDS = {"head-to-head"}
 
 
-def rules_of(game: str) -> AnyRules:
-    rules = registry.get(game)
-    assert rules is not None
-    return rules
-
-
-def two_games(game: str, seed: int) -> list[GameRecord]:
-    """A generated game and the next round of its match (wild-escape: with the tribute
-    the first hand's outcome owes)."""
-    rng = random.Random(seed)
-    rules = rules_of(game)
-    first = generate_record(game, rng)
-    assert first.result is not None
-    start, setup = rules.match_setup(
-        rng,
-        players=len(first.players),
-        variant=first.variant,
-        round=2,
-        prev=(first, first.result),
-    )
-    second = play_out(
-        rules, rng, names=first.players, variant=first.variant, first=start, setup=setup
-    )
-    return [first, second]
-
-
-def tables(record: GameRecord) -> list[dict[str, Any]]:
-    return [step.table for step in replay_steps(record)]
-
-
 def some_tables(record: GameRecord) -> list[dict[str, Any]]:
     """The tables of a game's first 12 steps (wild-escape's tribute) and then of about
     40 steps spread over it: long games (wild-escape) stay quick to check."""
-    found = tables(record)
+    found = tables_of(record)
     stride = max(1, len(found) // 40)
     return [t for k, t in enumerate(found) if k < 12 or k % stride == 0]
 
@@ -189,7 +159,7 @@ def only(path: Path) -> GameRecord:
 def test_escalation_views_hide_hands_and_keep_the_pile_stacks_and_takes(game: str) -> None:
     rules = rules_of(game)
     record = generate_record(game, random.Random(11), players=4)
-    steps = tables(record)
+    steps = tables_of(record)
     assert any(t["last"] and t["last"]["took"] for t in steps), "the bot never took"
     for table in steps:
         view = rules.view(table, seats=frozenset({1}))
@@ -202,7 +172,7 @@ def test_escalation_views_hide_hands_and_keep_the_pile_stacks_and_takes(game: st
 def test_knizia_wild_declarations_on_the_pile_stay_visible() -> None:
     rules = rules_of("escalation-knizia")
     record = only(DATA / "escalation-knizia" / "seed-example.kgn")
-    steps = tables(record)
+    steps = tables_of(record)
     wilds = [t for t in steps if any("W=" in c for p in t["pile"] for c in p["cards"])]
     assert wilds
     for table in wilds:
@@ -212,7 +182,7 @@ def test_knizia_wild_declarations_on_the_pile_stay_visible() -> None:
 def test_tricks_views_show_the_auction_and_the_tricks_but_not_the_hands() -> None:
     rules = rules_of("escalative-tricks")
     record = only(DATA / "escalative-tricks" / "declarer-makes.kgn")
-    for table in tables(record):
+    for table in tables_of(record):
         view = rules.view(table, seats=frozenset({2}))
         for key in ("auction", "trump", "trick", "tricks", "raw", "last", "declarer"):
             assert view[key] == table[key]
@@ -247,7 +217,7 @@ def test_head_to_head_hides_a_choice_until_the_trick_is_revealed() -> None:
 def test_wild_escape_tribute_is_seen_by_giver_and_receiver_only() -> None:
     rules = rules_of("wild-escape")
     record = only(DATA / "wild-escape" / "example-hand.kgn")
-    steps = tables(record)
+    steps = tables_of(record)
     # the tribute: C gives BJ to D, E BJ to F, A SJ to B; three steps each (jokers)
     done = steps[9]
     assert [(e["giver"], e["receiver"], e["card"]) for e in done["tribute"]] == [
