@@ -17,6 +17,11 @@ if TYPE_CHECKING:
 
 #: what the upload file input offers to pick (NOTATION.md §1: .kgn, .kgn.gz, .zip)
 UPLOAD_ACCEPT = ".kgn,.gz,.zip"
+#: every number of seats some game is played with
+SEAT_COUNTS = range(
+    min(registry.get(g).min_players for g in KNOWN_GAMES),
+    max(registry.get(g).max_players for g in KNOWN_GAMES) + 1,
+)
 #: the /games/ filters shown first; the rest sit under "More filters"
 MAIN_FILTERS = ("q", "game", "player", "event", "status", "sort")
 
@@ -74,7 +79,7 @@ class GameFilterForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
-        choices=[("", "Any number"), *((str(n), str(n)) for n in range(2, 7))],
+        choices=[("", "Any number"), *((str(n), str(n)) for n in SEAT_COUNTS)],
     )
     actions_min = forms.IntegerField(label="At least … actions", required=False, min_value=0)
     actions_max = forms.IntegerField(label="At most … actions", required=False, min_value=0)

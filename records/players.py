@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from records.models import Player, Seat, normalise_name
+from records.models import Fact, Player, Seat, normalise_name
 
 
 def player_ids(names: Iterable[str]) -> dict[str, int]:
@@ -59,5 +59,7 @@ def player_merge(*, source: Player, target: Player) -> Merged:
     with transaction.atomic():
         names = [source.pk, *Player.objects.filter(merged_into=source).values_list("pk", flat=True)]
         moved = Seat.objects.filter(player_id__in=names).update(player=target)
+        # seat facts (who went out, the declarer) name the player too
+        Fact.objects.filter(player_id__in=names).update(player=target)
         Player.objects.filter(pk__in=names).update(merged_into=target)
     return Merged(seats=moved)

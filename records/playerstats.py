@@ -22,7 +22,7 @@ from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
 from django.http import Http404
 
 from records.models import Game, Player, Seat, normalise_name
-from records.standings import Relation, Result, game_results, relation
+from records.standings import Relation, Result, game_results, relation, seat_name
 from records.templatetags.cards import ordinal
 from replay import registry
 
@@ -44,7 +44,14 @@ def player_list(*, user: Any, q: str = "") -> QuerySet[Player]:
         .annotate(n=Count("game", distinct=True))
         .values("n")
     )
-    players = Player.objects.filter(merged_into__isnull=True)
+    # the name as a visible game writes it (the first spelling may be a private one)
+    seen = Seat.objects.filter(
+        player=OuterRef("pk"), game__in=Game.objects.visible_to(user)
+    ).order_by("game_id")
+    players = Player.objects.filter(merged_into__isnull=True).annotate(
+        seen_text=Subquery(seen.values("game__players_text")[:1]),
+        seen_seat=Subquery(seen.values("seat")[:1]),
+    )
     key = normalise_name(q)[:100]
     if key:
         players = players.filter(key__contains=key)
@@ -53,6 +60,25 @@ def player_list(*, user: Any, q: str = "") -> QuerySet[Player]:
         .filter(games__gt=0)
         .order_by("-games", "name", "id")
     )
+
+
+def shown_name(player: Player) -> str:
+    """A listed player's name as a game the viewer may see writes it (``player_list``
+    annotates where to read it), else its stored name."""
+    text, seat = getattr(player, "seen_text", None), getattr(player, "seen_seat", None)
+    return (seat_name(text, seat) if text is not None and seat is not None else "") or player.name
+
+
+def player_name(*, user: Any, player: Player) -> str:
+    """``player``'s name as the first game ``user`` may see writes it (its stored name,
+    the first spelling, may come from an upload the viewer may not see)."""
+    seat = (
+        Seat.objects.filter(player=player, game__in=Game.objects.visible_to(user))
+        .order_by("game_id")
+        .values_list("game__players_text", "seat")
+        .first()
+    )
+    return (seat_name(*seat) if seat is not None else "") or player.name
 
 
 def player_get(*, pk: int | str) -> Player:

@@ -20,7 +20,8 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import NullIf
 
 from records.facts import specs
 from records.models import Fact, Game, GameStatus, Record, Seat
@@ -40,14 +41,21 @@ SORTS: dict[str, tuple[str, tuple[Any, ...]]] = {
 }
 PLAYER_MODES = {"together": "All of them, in the same game", "any": "Any of them"}
 DATE_RE = re.compile(r"^(\d{4})(?:[.-](\d{2}|\?\?))?(?:[.-](\d{2}|\?\?))?$")
+#: every option name of every game (an ``opt.`` filter must name one of them)
+ALL_OPTIONS = frozenset(o.name for g in registry.KNOWN_GAMES for o in registry.get(g).options)
 #: parameters naming an option (``opt.<name>``) or a fact (``fact.<name>[.min|.max]``)
 OPTION_PREFIX = "opt."
 FACT_PREFIX = "fact."
 
 
 def _text(filters: Mapping[str, Any], name: str) -> str:
+    """A filter's value, stripped; a NUL character (which no stored text holds and
+    PostgreSQL refuses) is a ValidationError naming the filter."""
     value = filters.get(name)
-    return str(value).strip() if value is not None else ""
+    text = str(value).strip() if value is not None else ""
+    if "\x00" in text:
+        raise ValidationError({name: "contains a NUL character"})
+    return text
 
 
 def _int(filters: Mapping[str, Any], name: str) -> int | None:
@@ -70,8 +78,10 @@ def _date(filters: Mapping[str, Any], name: str, *, end: bool) -> str | None:
     if match is None:
         raise ValidationError({name: f"{text!r} is not a date; write YYYY.MM.DD"})
     year, month, day = match.groups()
-    pad = "99" if end else "00"
-    return f"{year}.{month or pad}.{day or pad}"
+    if not end:
+        return f"{year}.{month or '00'}.{day or '00'}"
+    # "~" sorts after digits and "?", so the end of 2024.05 takes in 2024.05.?? too
+    return f"{year}.{month or '~'}.{day or '~'}" if month and day else f"{year}.{month or '~'}~"
 
 
 def _search(qs: QuerySet[Game], records: QuerySet[Record], text: str) -> QuerySet[Game]:
@@ -130,6 +140,8 @@ def _options(qs: QuerySet[Game], filters: Mapping[str, Any], game: str) -> Query
         name = key[len(OPTION_PREFIX) :]
         if rules is not None and (name not in known or value not in known[name].values):
             raise ValidationError({key: f"{game} has no option {name}={value}"})
+        if name not in ALL_OPTIONS:
+            raise ValidationError({key: f"no game has an option {name!r}"})
         qs = qs.filter(**{f"variant__{name}": value})
     return qs
 
@@ -235,7 +247,9 @@ def _sorted(qs: QuerySet[Game], sort: str, *, user: Any) -> QuerySet[Game]:
     if sort not in SORTS:
         raise ValidationError({"sort": f"unknown sort {sort!r}; use one of {', '.join(SORTS)}"})
     if sort.startswith("played"):
-        qs = qs.annotate(played_on=Subquery(first_visible(user).values("date")[:1]))
+        # a record without a Date tag has "": as NULL it sorts last both ways
+        date = Subquery(first_visible(user).values("date")[:1])
+        qs = qs.annotate(played_on=NullIf(date, Value("")))
     return qs.order_by(*SORTS[sort][1])
 
 

@@ -114,7 +114,7 @@ def game_actions(*, record: Record) -> list[dict[str, object]]:
     ]
 
 
-def event_list(*, user: Any) -> QuerySet[Event]:
+def events_owned(*, user: Any) -> QuerySet[Event]:
     """The events ``user`` owns (the ones their uploads may go into), by name."""
     if user is None or not user.is_authenticated:
         return Event.objects.none()

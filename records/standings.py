@@ -151,6 +151,12 @@ def _placings(
     return out, False, False
 
 
+def seat_name(players_text: str, seat: int) -> str:
+    """Seat ``seat``'s name as a game's Players tag writes it ("Ann; Bob" -> "Bob")."""
+    names = players_text.split(";")
+    return names[seat].strip() if 0 <= seat < len(names) else ""
+
+
 def game_results(games: QuerySet[Game]) -> list[Result]:
     """The finished games among ``games`` (verified, with a result) with every seat
     placed, newest first.  Cost: two queries (the games; all their seats with the
@@ -164,12 +170,14 @@ def game_results(games: QuerySet[Game]) -> list[Result]:
     if not rows:
         return []
     seats: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    for game_id, *seat in (
+    for game_id, seat, player_id, written, score, won in (
         Seat.objects.filter(game__in=finished.order_by().values("pk"))
         .order_by("game_id", "seat")
-        .values_list("game_id", "seat", "player_id", "player__name", "score", "won")
+        .values_list("game_id", "seat", "player_id", "game__players_text", "score", "won")
     ):
-        seats[game_id].append(tuple(seat))
+        # the name as this game writes it: a player's first spelling may come from an
+        # upload the viewer may not see
+        seats[game_id].append((seat, player_id, seat_name(written, seat), score, won))
     results = []
     for pk, game, created_at, winners, result in rows:
         placings, team_game, draw = _placings(game, winners, result, seats.get(pk, []))

@@ -40,8 +40,11 @@ def _search(request: HttpRequest) -> tuple[GameFilterForm, QuerySet[Game] | None
     """The filter form of the request and the games it finds (None when a filter's
     value is refused: the form then carries the message)."""
     form = GameFilterForm(request.GET or None)
+    filters = form.filters()
+    if form.errors:  # a value the form refuses: say so rather than list everything
+        return form, None
     try:
-        return form, game_list(user=request.user, filters=form.filters())
+        return form, game_list(user=request.user, filters=filters)
     except ValidationError as exc:
         for field, messages in exc.message_dict.items():
             form.add_error(field if field in form.fields else None, messages)

@@ -26,6 +26,7 @@ from records.selectors import (
     same_deal,
 )
 from replay import registry
+from replay.record import seat_index
 
 #: the table partial of a game without its own (records/tables/<game id>.html)
 GENERIC_TABLE = "records/tables/generic.html"
@@ -42,12 +43,21 @@ def _step_index(raw: str | None, last: int) -> int:
     return max(0, min(wanted, last))
 
 
-def _fault_move(record: Record, steps: int) -> dict[str, Any] | None:
-    """For a rejected record, the faulty action the replay stops before (None else)."""
+def _fault_move(record: Record, steps: int, seen: frozenset[int] | None) -> dict[str, Any] | None:
+    """For a rejected record, the faulty action the replay stops before (None else).
+    It was never made, so no view says what others could see of it: under a
+    perspective without its seat (``seen``), its text is hidden (``hidden`` true)."""
     if record.status != GameStatus.REJECTED or record.error_action != steps:
         return None
     for action in game_actions(record=record)[steps - 1 : steps]:
-        return {"number": action["index"], "seat": action["seat"], "text": action["move"]}
+        seat = str(action["seat"])
+        hidden = seen is not None and seat_index(seat) not in seen
+        return {
+            "number": action["index"],
+            "seat": seat,
+            "text": "" if hidden else action["move"],
+            "hidden": hidden,
+        }
     return None
 
 
@@ -113,7 +123,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             replay_page.perspectives(rules, players=game.num_players), seat_names
         ),
         moves=replay_page.move_list(rules, steps, tables, perspective),
-        fault_move=_fault_move(record, len(steps)),
+        fault_move=_fault_move(record, len(steps), perspective.seats),
         card_events=replay_page.card_events(tables),
         chart=replay_page.chart(rules, tables, current=index, seat_names=seat_names),
         records=game_records(user=request.user, game=game),

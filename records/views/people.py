@@ -8,11 +8,18 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from records.playerstats import player_games, player_get, player_list, player_profile
+from records.playerstats import (
+    player_games,
+    player_get,
+    player_list,
+    player_name,
+    player_profile,
+    shown_name,
+)
 from records.selectors import with_labels
 from records.standings import (
     MAX_CROSS_PLAYERS,
@@ -63,8 +70,10 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def player_list_view(request: HttpRequest) -> HttpResponse:
-    q = request.GET.get("q", "").strip()[:100]
+    q = request.GET.get("q", "").replace("\x00", "").strip()[:100]  # no name holds a NUL
     page, page_range = _page(request, player_list(user=request.user, q=q))
+    for player in page.object_list:
+        player.shown_name = shown_name(player)
     return render(
         request, "records/player_list.html", {"page": page, "page_range": page_range, "q": q}
     )
@@ -74,9 +83,21 @@ def player_list_view(request: HttpRequest) -> HttpResponse:
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = player_get(pk=pk)
     if player.merged_into_id is not None:
-        # an alias staff merged: its games are the player's now
-        return redirect("records:player-detail", pk=player.merged_into_id, permanent=False)
+        # an alias staff merged: its games are the player's now (when the viewer may see
+        # one; otherwise a 404 like any player without visible games, so that the
+        # redirect never tells who an alias belongs to)
+        target = player.merged_into
+        if not player_games(user=request.user, player=target).exists():
+            raise Http404("no such player")
+        return redirect("records:player-detail", pk=target.pk, permanent=False)
     profile = player_profile(user=request.user, player=player)
+    name = player_name(user=request.user, player=player)
     page, page_range = _games_page(request, player_games(user=request.user, player=player))
-    context = {"player": player, "profile": profile, "page": page, "page_range": page_range}
+    context = {
+        "player": player,
+        "name": name,
+        "profile": profile,
+        "page": page,
+        "page_range": page_range,
+    }
     return render(request, "records/player_detail.html", context)

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from records import reports
 from records.forms import UploadForm
 from records.models import GameStatus, UploadStatus
-from records.selectors import event_list, upload_get, upload_records
+from records.selectors import events_owned, upload_get, upload_records
 from records.services import event_pick, upload_create
 
 #: an upload in these states is still being worked on: its page polls the API
@@ -27,7 +27,7 @@ RECORDS_PER_PAGE = 100
 @login_required
 @require_http_methods(["GET", "POST"])
 def upload_new(request: HttpRequest) -> HttpResponse:
-    events = event_list(user=request.user)
+    events = events_owned(user=request.user)
     if request.method != "POST":
         context = {"form": UploadForm(), "events": events}
         return render(request, "records/upload_new.html", context)
@@ -58,15 +58,18 @@ def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
     page = Paginator(
         upload_records(upload=upload, status=status or None), RECORDS_PER_PAGE
     ).get_page(request.GET.get("page"))
+    rows = list(page.object_list)
+    # the rows the page polls for while the upload is verified: from its first row on
+    # (records arrive out of order, so page N need not start at index 100 * (N - 1) + 1)
+    start = rows[0].index if rows else 1 if status else (page.number - 1) * RECORDS_PER_PAGE + 1
     context = {
         "upload": upload,
-        "records": page.object_list,
+        "records": rows,
         "page": page,
         "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2),
         "status": status,
         "status_choices": [(s, label) for s, label in GameStatus.choices if s != "pending"],
-        # the rows the page polls for while the upload is verified
-        "records_from": 1 if status else (page.number - 1) * RECORDS_PER_PAGE + 1,
+        "records_from": start,
         "records_limit": RECORDS_PER_PAGE,
         "busy": upload.status in UPLOAD_BUSY,
         "checked": done,

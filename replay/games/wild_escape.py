@@ -278,8 +278,8 @@ class WildEscapeRules(Rules[Setup, Move, State]):
         anyone ask).  The tribute is passed face down (the seed: "so all other players
         do not see the cards passed"): the card given, the cards handed back and the
         card returned are seen by the giver and the receiver only, and so is the action
-        text of those moves.  Whether a tribute was a joker stays public: everyone sees
-        two cards go back instead of one."""
+        text of those moves.  Whether a tribute was a joker becomes public once the
+        return is made (everyone sees two cards go back instead of one), not before."""
         out: dict[str, Any] = copy_table(table)
         hide_hands(out, seats)
         unseen: set[str] = set()
@@ -290,6 +290,8 @@ class WildEscapeRules(Rules[Setup, Move, State]):
             for key in ("card", "back"):
                 if ex[key] is not None:
                     ex[key] = HIDDEN_CARD
+            if not ex["returned"]:
+                ex["joker"] = HIDDEN_CARD  # known to others only when two cards come back
             ex["returned"] = hidden(ex["returned"])
         last = out["last"]
         if last is not None and last["seat"] in unseen:

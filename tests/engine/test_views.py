@@ -246,6 +246,12 @@ def test_wild_escape_tribute_is_seen_by_giver_and_receiver_only() -> None:
     assert rules.view(steps[1], seats=frozenset({3}))["last"]["text"] == "tribute BJ"
     assert rules.view(steps[2], seats=frozenset({0}))["last"]["text"] == "return ? ?"
     assert rules.view(steps[10], seats=frozenset())["last"] == steps[10]["last"]
+    # a joker tribute shows as one only once two cards come back, not when it is given
+    given = rules.view(steps[1], seats=frozenset({0}))["tribute"][0]
+    assert steps[1]["tribute"][0]["joker"] is True and steps[1]["tribute"][0]["returned"] == []
+    assert given["joker"] == given["card"] == HIDDEN_CARD
+    returned = rules.view(steps[2], seats=frozenset({0}))["tribute"][0]
+    assert returned["joker"] is True and returned["returned"] == [HIDDEN_CARD, HIDDEN_CARD]
     # hands: counts public, cards hidden
     assert public["counts"] == done["counts"]
     assert all(set(h) == {HIDDEN_CARD} for h in public["hands"].values())

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from django.core.exceptions import ValidationError
 
-from records.models import Player, Seat, normalise_name
+from records.models import Fact, Player, Seat, normalise_name
 from records.players import player_find, player_merge
 from records.selectors import game_list
 from tests.conftest import Kgn, make_upload, make_user
@@ -50,8 +50,15 @@ def test_staff_merge_moves_the_aliases_seats_and_holds_for_later_records() -> No
     make_upload(text=named(3, ("Robert", "Eve", "Ivy")))
     make_upload(text=named(4, ("Bobby", "Eve", "Jo")))
     robert, bobby = Player.objects.get(key="robert"), Player.objects.get(key="bobby")
+    game = Seat.objects.filter(player=bobby).first().game
+    Fact.objects.get_or_create(game=game, name="went_out", defaults={"text": "A", "player": bobby})
+    Fact.objects.filter(game=game, name="went_out").update(player=bobby)
+    seat_facts = Fact.objects.filter(player__in=(robert, bobby)).count()
     merged = player_merge(source=bobby, target=robert)
     assert merged.seats == 1
+    # facts naming a seat's player (who went out) follow the merge
+    assert not Fact.objects.filter(player=bobby).exists()
+    assert Fact.objects.filter(player=robert).count() == seat_facts
     bobby.refresh_from_db()
     assert bobby.merged_into == robert
     assert player_find("bobby") == robert

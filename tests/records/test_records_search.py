@@ -114,6 +114,27 @@ def test_event_match_and_date_range_use_the_visible_records(archive: Any) -> Non
     )
 
 
+def test_date_bounds_take_in_unknown_parts_and_undated_games_sort_last(archive: Any) -> None:
+    (dated, undated, unknown) = Kgn.records(3, seed=808)
+    tags = [(n, v) for n, v in dated.tags if n != "Date"]
+    upload = make_upload(
+        text=Kgn.write(
+            [
+                replace(dated, tags=(*tags, ("Date", "2030.05.17"))),
+                replace(undated, tags=tuple(tags)),
+                replace(unknown, tags=(*tags, ("Date", "2030.05.??"))),
+            ]
+        )
+    )
+    ids = [r.game_id for r in upload.records.order_by("index")]
+    assert _ids({"date_from": "2030.05", "date_to": "2030.05"}) == {ids[0], ids[2]}
+    assert _ids({"date_from": "2030", "date_to": "2030"}) == {ids[0], ids[2]}
+    assert _ids({"date_to": "2030.05.16", "date_from": "2030"}) == set()
+    for sort in ("played", "played-asc"):
+        order = list(game_list(user=None, filters={"sort": sort}).values_list("pk", flat=True))
+        assert order[-1] == ids[1], sort  # no Date tag: last both ways
+
+
 def test_a_match_tag_filters(archive: Any) -> None:
     records = _records("escalation-pierce", 2, seed=7, date="2025.05", match="Final")
     make_upload(text=Kgn.write(records))
@@ -253,6 +274,8 @@ def test_text_search_covers_comments(archive: Any) -> None:
         ({"fact.pile_takes.min": "2"}, "fact.pile_takes.min"),
         ({"game": "escalation-pierce", "fact.no_such_fact": "1"}, "fact.no_such_fact"),
         ({"status": "lost"}, "status"),
+        ({"opt.x__isnull": "maybe"}, "opt.x__isnull"),
+        ({"match": "a\x00b"}, "match"),
     ],
 )
 def test_a_bad_filter_value_is_refused_naming_it(filters: dict[str, str], field: str) -> None:

@@ -193,6 +193,13 @@ def test_merged_players_are_not_listed_and_their_page_redirects(club):
     response = Client().get(f"/players/{bob.pk}/")
     assert response.status_code == 302
     assert response["Location"] == f"/players/{ann.pk}/"
+    # an alias of a player whose games are all private is a 404 like any other: the
+    # redirect must not tell whose alias it is
+    secret = Player.objects.get(name="Secret")
+    alias = Player.objects.create(name="Shh", key="shh")
+    player_merge(source=alias, target=secret)
+    assert Client().get(f"/players/{secret.pk}/").status_code == 404
+    assert Client().get(f"/players/{alias.pk}/").status_code == 404
 
 
 def test_player_page_shows_stats_form_opponents_and_games(club):
@@ -268,3 +275,15 @@ def test_player_names_are_escaped_everywhere():
         assert XSS not in body, url
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in get(f"/events/{event.pk}/")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in get(f"/players/{pid}/")
+
+
+def test_a_name_first_spelled_in_a_private_upload_shows_as_visible_games_write_it(club):
+    hidden = new_event("Quiet Room", make_user("quiet"))
+    add_game(upload_in(hidden, visibility=Visibility.PRIVATE), [("ZOE  secretCASE", 3), ("Bo", 1)])
+    add_game(upload_in(club), [("Zoe Secretcase", 4), ("Cid", 2)])
+    zoe = Player.objects.get(key="zoe secretcase")
+    assert zoe.name == "ZOE  secretCASE"  # stored as first written, privately
+    for url in (f"/players/{zoe.pk}/", "/players/?q=zoe", "/games/", f"/events/{club.pk}/"):
+        body = get(url)
+        assert "secretCASE" not in body, url
+        assert "Zoe Secretcase" in body, url

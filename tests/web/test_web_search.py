@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from django.test import Client
 
+from records import exports
 from records.models import Game, Record
 from records.search import game_list
 from replay import registry
@@ -72,7 +73,14 @@ def test_a_refused_filter_says_why_without_a_trace(mixed: None) -> None:
     page = response.content.decode()
     assert "no fact &#x27;pile_takes&#x27; for any game: pick a game" in page
     assert "Traceback" not in page
-    assert Client().get("/games/?actions_min=lots").status_code == 200  # a form error only
+    # a value the form refuses lists nothing (and exports nothing) rather than everything
+    refused = Client().get("/games/?actions_min=lots")
+    assert refused.status_code == 400 and "Enter a whole number." in refused.content.decode()
+    assert _game_ids(refused.content.decode()) == set()
+    assert Client().get("/games/export.kgn?actions_min=lots").status_code == 400
+    for bad in ("opt.x__isnull=maybe", "opt.a__regex=(", "winner=a%00b", "q=%00"):
+        assert Client().get(f"/games/?{bad}").status_code == 400, bad
+        assert Client().get(f"/api/games/?{bad}").status_code == 400, bad
 
 
 def test_the_download_holds_every_game_found_as_kgn(mixed: None) -> None:
@@ -87,7 +95,10 @@ def test_the_download_holds_every_game_found_as_kgn(mixed: None) -> None:
     assert "Hidden Cup" not in text  # the private upload's games stay out
 
 
-def test_the_download_follows_the_search_order_and_filters(mixed: None) -> None:
+def test_the_download_follows_the_search_order_and_filters(
+    mixed: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(exports, "CHUNK", 2)  # several chunks, one of them partial
     query = "game=wild-escape&sort=longest"
     text = b"".join(Client().get(f"/games/export.kgn?{query}").streaming_content).decode()
     lengths = [len(r.actions) for r in parse(text)]
@@ -117,6 +128,7 @@ def test_an_upload_page_filters_its_records_by_status(db: None) -> None:
     assert re.findall(r'<tr data-index="(\d+)">', page) == [str(rejected.index)]
     assert '<strong aria-current="page">Rejected</strong>' in page
     assert 'data-records-status="rejected"' in page
+    assert f'data-records-from="{rejected.index}"' in page  # polls from its first row
 
 
 def test_games_dealt_alike_are_compared_side_by_side_on_the_game_page(db: None) -> None:

@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 
 from records.models import Game
-from records.selectors import game_steps
+from records.selectors import game_actions, game_steps
 from records.templatetags.cards import cards, face_parts, move_faces
 from replay import registry
 from replay.history import card_history
@@ -351,3 +351,22 @@ def test_every_game_renders_under_every_perspective(
                 assert BACK not in _frame(body)
         fragment = _page(game, f"?view={p.key}&step={last // 2}&fragment=1")
         assert fragment.lstrip().startswith(f'<div class="replay-frame" data-step="{last // 2}">')
+
+
+def test_a_rejected_action_is_hidden_from_views_without_its_seat(
+    upload_factory: Callable[..., Any], kgn: Any
+) -> None:
+    text, _ = kgn.illegal(seed=3)
+    record = upload_factory(text=text).records.get()
+    assert record.status == "rejected" and record.error_action
+    faulty = record.error_message
+    actor = game_actions(record=record)[record.error_action - 1]["seat"]
+    other = "B" if actor == "A" else "A"
+    everything = _page(record.game)
+    assert unescape(faulty) in unescape(everything)
+    mine = _page(record.game, f"?view={actor}")
+    assert unescape(faulty) in unescape(mine)
+    for view in (other, "public"):
+        hidden = _page(record.game, f"?view={view}")
+        assert unescape(faulty) not in unescape(hidden), view
+        assert 'id="fault-hidden"' in hidden and "hidden in this view" in hidden
