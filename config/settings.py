@@ -247,6 +247,19 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
 }
 
+# The OpenAPI 3 schema (drf-spectacular) at /api/schema/, its docs page at /api/docs/
+# (Swagger UI served from drf-spectacular-sidecar's static files: nothing from a CDN).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Kibitz API",
+    "DESCRIPTION": "Verified card-game records: games, uploads, events, players and stats. "
+    "See docs/api.md.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
 # --- Celery --------------------------------------------------------------------------
 
 CELERY_FILESYSTEM_DIR = VAR_DIR / "celery"
