@@ -563,6 +563,7 @@ def verdict_row(
         game=_clip(checked.game, 64),
         players_text="; ".join(players),
         num_players=len(players),
+        first=record.first if record is not None else None,
         num_actions=num_actions,
         status=played,
         result=verdict.result_json(),

@@ -222,6 +222,7 @@ class Game(models.Model):
     game = models.CharField(max_length=64, db_index=True, blank=True)
     players_text = models.TextField(blank=True)  # "Ann; Bob; Cid"
     num_players = models.PositiveSmallIntegerField(default=0)
+    first = models.PositiveSmallIntegerField(null=True, blank=True)  # the First seat, 0-based
     num_actions = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=12, choices=GameStatus.choices, default=GameStatus.PENDING)
     result = models.JSONField(null=True, blank=True)  # Outcome.as_json()
