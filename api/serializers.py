@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from records.models import Game, Record, Seat, Upload, Visibility
@@ -18,6 +19,54 @@ def _absolute(context: dict[str, Any], path: str) -> str:
 
 def game_api_url(context: dict[str, Any], pk: int) -> str:
     return _absolute(context, reverse("api:game-detail", kwargs={"pk": pk}))
+
+
+class ErrorOutput(serializers.Serializer[Any]):
+    """Every API error (api.exceptions): documented in the schema, never instantiated."""
+
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="validation errors only: messages by parameter or field",
+    )
+
+
+class ActionOutput(serializers.Serializer[Any]):
+    """One action of a record (records.selectors.game_actions)."""
+
+    index = serializers.IntegerField()
+    seat = serializers.CharField(help_text="the seat's letter")
+    move = serializers.CharField(help_text="in the game's notation")
+
+
+class CountsOutput(serializers.Serializer[Any]):
+    found = serializers.IntegerField()
+    verified = serializers.IntegerField()
+    rejected = serializers.IntegerField()
+    incomplete = serializers.IntegerField()
+    duplicates = serializers.IntegerField()
+
+
+class BatchesOutput(serializers.Serializer[Any]):
+    total = serializers.IntegerField()
+    done = serializers.IntegerField()
+
+
+class ProgressOutput(serializers.Serializer[Any]):
+    """records.selectors.upload_progress."""
+
+    batches = BatchesOutput()
+    done = serializers.IntegerField()
+    duplicates = serializers.IntegerField()
+    rate = serializers.FloatField(allow_null=True, help_text="records per second")
+    eta_seconds = serializers.FloatField(allow_null=True)
+
+
+class EventRefOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
 
 
 class SeatOutput(serializers.ModelSerializer[Seat]):
@@ -113,6 +162,7 @@ class GameDetailOutput(GameListOutput):
             "records",
         ]
 
+    @extend_schema_field(ActionOutput(many=True))
     def get_actions(self, game: Game) -> list[dict[str, object]]:
         return self.context["actions"]
 
@@ -120,12 +170,15 @@ class GameDetailOutput(GameListOutput):
         event = self.context["record"].upload.event
         return event.name if event is not None else None
 
+    @extend_schema_field(serializers.CharField(allow_null=True))
     def get_date(self, game: Game) -> str:
         return str(self.context["record"].date)
 
+    @extend_schema_field(RecordOutput)
     def get_record(self, game: Game) -> dict[str, Any]:
         return RecordOutput(self.context["record"], context=self.context).data
 
+    @extend_schema_field(RecordOutput(many=True))
     def get_records(self, game: Game) -> list[dict[str, Any]]:
         return RecordOutput(self.context["records"], many=True, context=self.context).data
 
@@ -196,6 +249,7 @@ class UploadOutput(serializers.ModelSerializer[Upload]):
             "records",
         ]
 
+    @extend_schema_field(CountsOutput)
     def get_counts(self, upload: Upload) -> dict[str, int]:
         return {
             "found": upload.records_found,
@@ -205,13 +259,16 @@ class UploadOutput(serializers.ModelSerializer[Upload]):
             "duplicates": upload.records_duplicate,
         }
 
+    @extend_schema_field(EventRefOutput(allow_null=True))
     def get_event(self, upload: Upload) -> dict[str, Any] | None:
         event = upload.event
         return {"id": event.pk, "name": event.name} if event is not None else None
 
+    @extend_schema_field(ProgressOutput)
     def get_progress(self, upload: Upload) -> dict[str, Any]:
         return upload_progress(upload=upload)
 
+    @extend_schema_field(UploadRecordOutput(many=True))
     def get_records(self, upload: Upload) -> list[dict[str, Any]]:
         games = self.context.get("records", [])
         return UploadRecordOutput(games, many=True, context=self.context).data

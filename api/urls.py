@@ -1,6 +1,7 @@
 from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import views
+from api import stats, views
 
 app_name = "api"
 
@@ -9,5 +10,10 @@ urlpatterns = [
     path("games/<int:pk>/", views.GameDetailApi.as_view(), name="game-detail"),
     path("uploads/", views.UploadCreateApi.as_view(), name="upload-list"),
     path("uploads/<int:pk>/", views.UploadDetailApi.as_view(), name="upload-detail"),
+    path("stats/games/<str:game>/", stats.GameStatsApi.as_view(), name="stats-game"),
+    # the OpenAPI 3 schema (YAML; ?format=json for JSON) and its Swagger UI, whose
+    # scripts and styles are drf-spectacular-sidecar's static files (no CDN)
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     re_path(r"^.*$", views.NotFoundApi.as_view(), name="not-found"),
 ]

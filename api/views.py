@@ -7,6 +7,10 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.plumbing import build_bearer_security_scheme_object
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import IsAuthenticated
@@ -16,8 +20,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.pagination import Pagination
-from api.renderers import KgnRenderer
-from api.serializers import GameDetailOutput, GameListOutput, UploadInput, UploadOutput
+from api.renderers import KGN_MEDIA_TYPE, KgnRenderer
+from api.serializers import (
+    ErrorOutput,
+    GameDetailOutput,
+    GameListOutput,
+    UploadInput,
+    UploadOutput,
+)
+from records.models import GameStatus
+from records.search import PLAYER_MODES, SORTS
 from records.selectors import (
     game_actions,
     game_get,
@@ -29,18 +41,111 @@ from records.selectors import (
     with_labels,
 )
 from records.services import event_pick, upload_create
+from replay import registry
 
 _HTML = [BrowsableAPIRenderer] if settings.DEBUG else []
+
+# --- the OpenAPI schema's descriptions (drf-spectacular reads them; /api/schema/) ----
+
+_ERRORS = {
+    400: OpenApiResponse(ErrorOutput, description="invalid input, naming the parameter"),
+    404: OpenApiResponse(ErrorOutput, description="no such object, or not visible to you"),
+}
+_THROTTLED = {
+    429: OpenApiResponse(
+        ErrorOutput, description="too many requests: wait the seconds `Retry-After` says"
+    )
+}
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    """Personal API tokens (api.authentication) in the schema: HTTP bearer auth."""
+
+    target_class = "api.authentication.BearerTokenAuthentication"
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return build_bearer_security_scheme_object(
+            header_name="Authorization", token_prefix="Bearer"
+        )
+
+
+def _query(name: str, kind: Any, text: str, **extra: Any) -> OpenApiParameter:
+    return OpenApiParameter(name, kind, OpenApiParameter.QUERY, description=text, **extra)
+
+
+_STR, _INT = OpenApiTypes.STR, OpenApiTypes.INT
+_COUNT = {"type": "integer", "minimum": 0}
+#: every filter of the search page (records.search.game_list), as docs/api.md lists them
+GAME_FILTERS = [
+    _query("game", _STR, "game id: " + ", ".join(registry.KNOWN_GAMES)),
+    _query(
+        "player",
+        _STR,
+        "a player name, matched as its player identity; several comma-separated names",
+    ),
+    _query(
+        "player_mode",
+        _STR,
+        "with several players: all of them in the same game (default) or any of them",
+        enum=list(PLAYER_MODES),
+    ),
+    _query("winner", _STR, "a player name: games that player won"),
+    _query("event", _STR, "event name (whole name, case-insensitive)"),
+    _query("match", _STR, "a Match tag (case-insensitive)"),
+    *(
+        _query(
+            name,
+            _STR,
+            f"{side} bound on the Date tag: YYYY, YYYY.MM or YYYY.MM.DD (dots or dashes)",
+            pattern=r"^\d{4}([.-](\d{2}|\?\?))?([.-](\d{2}|\?\?))?$",
+        )
+        for name, side in (("date_from", "lower"), ("date_to", "upper"))
+    ),
+    _query("status", _STR, "the game's status", enum=list(GameStatus.values)),
+    _query("players", _INT, "number of seats"),
+    _query("actions_min", _INT, "at least this many actions"),
+    _query("actions_max", _INT, "at most this many actions"),
+    _query("deal", _STR, "a deal key (a game's `deal`): games dealt alike"),
+    _query("q", _STR, "text over events, sites, comments and players"),
+    _query("sort", _STR, "order (default newest first)", enum=list(SORTS)),
+]
+GAME_LIST_TEXT = """Games you may see, each once however many records hold it, in a total
+order (stable pages).  The filters are those of the search page (/games/); a bad value is
+a 400 naming the parameter.
+
+Two families of parameters are open-ended and so not listed one by one:
+
+- `opt.<option>=<value>`: games played with that option value (e.g.
+  `opt.take-limit=2`); with `game`, an option the game lacks is a 400.
+- `fact.<name>=<value>`, `fact.<name>.min=<n>`, `fact.<name>.max=<n>`: the game's
+  searchable facts (needs `game`): a count with `.min` / `.max`, a flag with `yes` /
+  `no`, a choice with one of its values, a seat fact with a player's name."""
 
 
 class GameListApi(APIView):
     """GET /api/games/?game=&player=&event=&status=&q=&page="""
 
+    pagination_class = Pagination  # (read by the schema: the response is paged)
+
+    @extend_schema(
+        operation_id="games_list",
+        tags=["games"],
+        summary="Search games",
+        description=GAME_LIST_TEXT,
+        parameters=GAME_FILTERS,
+        responses={
+            200: GameListOutput(many=True),
+            400: _ERRORS[400],
+            404: OpenApiResponse(ErrorOutput, description="no such page"),
+            **_THROTTLED,
+        },
+    )
     def get(self, request: Request) -> Response:
         games = with_labels(
             game_list(user=request.user, filters=request.query_params), user=request.user
         )
-        paginator = Pagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(games, request, view=self)
         data = GameListOutput(page, many=True, context={"request": request}).data
         return paginator.get_paginated_response(data)
@@ -53,6 +158,38 @@ class GameDetailApi(APIView):
 
     renderer_classes = [JSONRenderer, KgnRenderer, *_HTML]
 
+    @extend_schema(
+        operation_id="games_retrieve",
+        tags=["games"],
+        summary="A game, as JSON or as its KGN record",
+        parameters=[
+            _query(
+                "record",
+                _INT,
+                "the id of the record to show (else the first you may see); one you may "
+                "not see is ignored",
+            ),
+            _query(
+                "format",
+                _STR,
+                f"`kgn`: the canonical record as text, like `Accept: {KGN_MEDIA_TYPE}`",
+                enum=["json", "kgn"],
+            ),
+        ],
+        responses={
+            (200, "application/json"): GameDetailOutput,
+            (200, KGN_MEDIA_TYPE): OpenApiResponse(
+                OpenApiTypes.STR, description="the canonical KGN record"
+            ),
+            # errors are JSON whatever was asked for (api.exceptions)
+            (404, "application/json"): OpenApiResponse(
+                ErrorOutput,
+                description="no such game (or not visible to you); as KGN also a record "
+                "that could not be read (it has no canonical form)",
+            ),
+            (429, "application/json"): _THROTTLED[429],
+        },
+    )
     def get(self, request: Request, pk: int) -> Response:
         game = game_get(user=request.user, pk=pk)
         record = game_record(user=request.user, game=game, pk=request.query_params.get("record"))
@@ -78,6 +215,19 @@ class UploadCreateApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(
+        operation_id="uploads_create",
+        tags=["uploads"],
+        summary="Upload a KGN file (.kgn, .kgn.gz or .zip)",
+        request={"multipart/form-data": UploadInput},
+        responses={
+            201: UploadOutput,
+            400: _ERRORS[400],
+            401: OpenApiResponse(ErrorOutput, description="not signed in"),
+            403: OpenApiResponse(ErrorOutput, description="e.g. a session POST without CSRF"),
+            **_THROTTLED,
+        },
+    )
     def post(self, request: Request) -> Response:
         payload = UploadInput(data=request.data)
         payload.is_valid(raise_exception=True)
@@ -99,6 +249,17 @@ class UploadDetailApi(APIView):
     and cap UPLOAD_RECORDS_MAX), optionally only those with status S (polled by the
     upload page for the rows it shows)."""
 
+    @extend_schema(
+        operation_id="uploads_retrieve",
+        tags=["uploads"],
+        summary="An upload's progress and its records' verdicts",
+        parameters=[
+            _query("records_from", _COUNT, "first upload index wanted (default 1)"),
+            _query("records_limit", _COUNT, "records at most (default and cap 1000)"),
+            _query("records_status", _STR, "only records with this status", enum=GameStatus.values),
+        ],
+        responses={200: UploadOutput, **_ERRORS, **_THROTTLED},
+    )
     def get(self, request: Request, pk: int) -> Response:
         upload = upload_get(user=request.user, pk=pk)
         params = request.query_params
@@ -130,6 +291,7 @@ def _count(params: Any, name: str, default: int) -> int:
     return value
 
 
+@extend_schema(exclude=True)
 class NotFoundApi(APIView):
     """Any other /api/ path: a JSON 404, like every API error."""
 

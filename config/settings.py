@@ -95,6 +95,8 @@ INSTALLED_APPS = [
     *(["django.contrib.postgres"] if ON_POSTGRES else []),
     "rest_framework",
     "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "records",
     "api",
     "accounts",
@@ -226,12 +228,47 @@ SECURE_PROXY_SSL_HEADER = _proxy_ssl_header()
 
 # --- API -----------------------------------------------------------------------------
 
+
+def _api_rate(name: str, default: str) -> str | None:
+    """A throttle rate from the environment: ``<count>/<second|minute|hour|day>`` (DRF's
+    form, e.g. ``60/min``), or ``off`` for no limit."""
+    value = env_str(name, default).strip().lower()
+    if value in ("off", "none", "0"):
+        return None
+    count, _, period = value.partition("/")
+    if not count.isdigit() or int(count) < 1 or period[:1] not in ("s", "m", "h", "d"):
+        raise ImproperlyConfigured(
+            f"{name} must be a rate such as 60/min (count/second|minute|hour|day) or off; "
+            f"got {value!r}."
+        )
+    return value
+
+
+#: requests per client IP without a token or session (reads of public data)
+KIBITZ_API_ANON_RATE = _api_rate("KIBITZ_API_ANON_RATE", "120/min")
+#: requests per signed-in user (API token or session)
+KIBITZ_API_USER_RATE = _api_rate("KIBITZ_API_USER_RATE", "600/min")
+#: uploads created (POST /api/uploads/) per user, on top of the user rate
+KIBITZ_API_UPLOAD_RATE = _api_rate("KIBITZ_API_UPLOAD_RATE", "60/hour")
+
 REST_FRAMEWORK = {
-    # Token first: an anonymous API call gets 401 with WWW-Authenticate: Token.
+    # Legacy ``Token <key>`` first (it names the 401's WWW-Authenticate scheme), then
+    # personal API tokens (``Bearer <token>``, accounts.ApiToken), then the site session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "api.throttling.AnonThrottle",
+        "api.throttling.UserThrottle",
+        "api.throttling.UploadThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": KIBITZ_API_ANON_RATE,
+        "user": KIBITZ_API_USER_RATE,
+        "uploads": KIBITZ_API_UPLOAD_RATE,
+    },
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
@@ -243,6 +280,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
     ],
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
 }
@@ -258,6 +296,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "records.models.GameStatus",
+        "UploadStatusEnum": "records.models.UploadStatus",
+    },
 }
 
 # --- Celery --------------------------------------------------------------------------

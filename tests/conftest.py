@@ -116,6 +116,16 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 # --- files ---------------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def fresh_throttles() -> Iterator[None]:
+    """API rate limits count in Django's cache: every test starts from none, so that a
+    long run of tests never meets a limit another test used up."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture(scope="session", autouse=True)
 def media_root(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Uploads of this session go to a temporary folder (the worker gets it too)."""

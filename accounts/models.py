@@ -1,0 +1,87 @@
+"""Personal API tokens (like lichess's): a user makes one with a name, sees it once,
+and may revoke it.  Only a SHA-256 digest of the token is stored, so a leaked database
+gives no working tokens; the first few characters (``prefix``) are kept to tell tokens
+apart in the list."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import models
+from django.utils import timezone
+
+#: every token starts with this, so a leaked one is easy to recognise (secret scanners)
+TOKEN_PREFIX = "kbz_"
+#: characters of the token kept in clear to tell tokens apart (``kbz_`` and four more)
+PREFIX_LENGTH = 8
+#: ``last_used_at`` is written at most this often per token (one UPDATE, not one per call)
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def token_digest(token: str) -> str:
+    """The stored form of a token: sha256 hex.  Tokens are 192 random bits, so a plain
+    (unsalted, fast) hash is enough: nothing to brute-force."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
+    def active(self) -> ApiTokenQuerySet:
+        return self.filter(revoked_at__isnull=True)
+
+
+class ApiToken(models.Model):
+    """One personal API token.  The token itself is never stored: see ``issue``."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100, help_text="What the token is for.")
+    prefix = models.CharField(max_length=PREFIX_LENGTH)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "revoked_at"], name="apitoken_owner_active")]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.name})"
+
+    @classmethod
+    def issue(cls, *, owner: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
+        """Make a token for ``owner``; returns the row and the token, which the caller
+        shows once and then forgets."""
+        token = TOKEN_PREFIX + secrets.token_urlsafe(24)
+        row = cls.objects.create(
+            owner=owner, name=name, prefix=token[:PREFIX_LENGTH], digest=token_digest(token)
+        )
+        return row, token
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+    def revoke(self) -> None:
+        if self.revoked_at is None:
+            self.revoked_at = timezone.now()
+            self.save(update_fields=["revoked_at"])
+
+    def touch(self) -> None:
+        """Record a use, at most once per LAST_USED_RESOLUTION (a conditional UPDATE,
+        so concurrent requests don't all write)."""
+        now = timezone.now()
+        if self.last_used_at is not None and now - self.last_used_at < LAST_USED_RESOLUTION:
+            return
+        stale = models.Q(last_used_at__isnull=True) | models.Q(
+            last_used_at__lt=now - LAST_USED_RESOLUTION
+        )
+        ApiToken.objects.filter(stale, pk=self.pk).update(last_used_at=now)
+        self.last_used_at = now

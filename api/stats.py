@@ -1,0 +1,84 @@
+"""Stats endpoints: thin views over records/stats.py."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.views import _ERRORS, _THROTTLED
+from records.search import OPTION_PREFIX
+from records.stats import game_stats
+
+_SEAT = inline_serializer(
+    "SeatRate",
+    {
+        "position": serializers.IntegerField(),
+        "label": serializers.CharField(),
+        "games": serializers.IntegerField(),
+        "wins": serializers.IntegerField(),
+        "rate": serializers.FloatField(),
+        "low": serializers.FloatField(),
+        "high": serializers.FloatField(),
+    },
+    many=True,
+)
+_BUCKET = inline_serializer(
+    "ScoreBucket",
+    {
+        "start": serializers.IntegerField(),
+        "end": serializers.IntegerField(),
+        "seats": serializers.IntegerField(),
+    },
+    many=True,
+)
+_STATS = inline_serializer(
+    "GameStats",
+    {
+        "game": serializers.CharField(),
+        "players": serializers.IntegerField(),
+        "games": serializers.IntegerField(),
+        "average_actions": serializers.FloatField(allow_null=True),
+        "shortest": serializers.IntegerField(allow_null=True),
+        "longest": serializers.IntegerField(allow_null=True),
+        "scores": _BUCKET,
+        "seats": _SEAT,
+        "relative_to_first": serializers.BooleanField(),
+    },
+)
+
+
+class GameStatsApi(APIView):
+    """GET /api/stats/games/{game}/?players=N[&opt.<option>=<value>...]"""
+
+    @extend_schema(
+        operation_id="stats_game",
+        tags=["stats"],
+        summary="A game's stats at one table size: lengths, scores, seat win rates",
+        parameters=[
+            OpenApiParameter("players", OpenApiTypes.INT, required=True),
+            OpenApiParameter(
+                "opt.<option>",
+                OpenApiTypes.STR,
+                description="Only games played with this option value (any number of them).",
+            ),
+        ],
+        responses={200: _STATS, 400: _ERRORS[400], 429: _THROTTLED[429]},
+    )
+    def get(self, request: Request, game: str) -> Response:
+        raw = request.query_params.get("players", "")
+        if not raw.isdigit():
+            raise ValidationError({"players": "give the table size, e.g. players=4"})
+        options = {
+            key[len(OPTION_PREFIX) :]: value
+            for key, value in request.query_params.items()
+            if key.startswith(OPTION_PREFIX) and value
+        }
+        stats = game_stats(user=request.user, game=game, players=int(raw), options=options)
+        return Response(asdict(stats))

@@ -1,0 +1,65 @@
+"""API throttles, applied to every API view from settings (REST_FRAMEWORK's
+DEFAULT_THROTTLE_CLASSES):
+
+- ``anon``: requests without a user, counted per client IP;
+- ``user``: requests of a signed-in user (token or session), counted per user;
+- ``uploads``: POSTs to ``/api/uploads/`` only, per user (uploads are the expensive
+  work: storing and verifying a file), on top of the ``user`` rate.
+
+Rates come from DEFAULT_THROTTLE_RATES (``KIBITZ_API_*_RATE``, see config/settings.py)
+and are read on every request, so a settings override (tests) takes effect at once.
+Counts live in Django's cache.  An exceeded rate is a 429 whose ``Retry-After`` header
+says how many seconds to wait (DRF sets it from ``wait()``), with a JSON body from
+api.exceptions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+
+UPLOAD_URL_NAMES = frozenset({"upload-list"})
+
+
+class _LiveRate:
+    """Reads the rate from the current settings rather than from the class attribute
+    DRF binds at import time."""
+
+    scope: str | None
+
+    def get_rate(self) -> str | None:
+        rates: dict[str, str | None] = api_settings.DEFAULT_THROTTLE_RATES
+        return rates.get(self.scope or "")
+
+
+class AnonThrottle(_LiveRate, AnonRateThrottle):
+    """Anonymous requests, per client IP."""
+
+    scope = "anon"
+
+
+class UserThrottle(_LiveRate, UserRateThrottle):
+    """Signed-in requests, per user (anonymous ones are AnonThrottle's)."""
+
+    scope = "user"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if not (request.user and request.user.is_authenticated):
+            return None
+        return super().get_cache_key(request, view)
+
+
+class UploadThrottle(_LiveRate, UserRateThrottle):
+    """Creating uploads: only POSTs to the uploads endpoint count, per user (or IP,
+    though anonymous uploads are refused anyway)."""
+
+    scope = "uploads"
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        match = getattr(request._request, "resolver_match", None)
+        if request.method != "POST" or match is None or match.url_name not in UPLOAD_URL_NAMES:
+            return True
+        return super().allow_request(request, view)

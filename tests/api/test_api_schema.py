@@ -1,0 +1,194 @@
+"""The OpenAPI 3 schema (drf-spectacular, /api/schema/), its docs page (/api/docs/) and
+the running API checked against the schema by schemathesis (no server errors)."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import hypothesis
+import pytest
+import requests
+import schemathesis
+import yaml
+from django.urls import URLPattern, URLResolver, get_resolver
+from drf_spectacular.generators import SchemaGenerator
+from hypothesis import strategies as st
+from rest_framework.test import APIClient
+from schemathesis.checks import not_a_server_error
+
+from records.models import Visibility
+
+#: /api/ routes that are not operations of the API itself
+NOT_OPERATIONS = {"schema", "docs", "not-found"}
+#: generated requests per GET operation (keeps the live run well under a minute)
+EXAMPLES = 25
+
+
+def _schema() -> dict[str, Any]:
+    return SchemaGenerator().get_schema(request=None, public=True)  # type: ignore[no-any-return]
+
+
+def _api_routes() -> list[str]:
+    """Every route under /api/ with a name, as an OpenAPI path (``{id}`` for ``<pk>``)."""
+    (api,) = [
+        p
+        for p in get_resolver().url_patterns
+        if isinstance(p, URLResolver) and p.namespace == "api"
+    ]
+    paths = []
+    for pattern in api.url_patterns:
+        assert isinstance(pattern, URLPattern)
+        if pattern.name in NOT_OPERATIONS:
+            continue
+        route = re.sub(r"<(?:\w+:)?pk>", "{id}", str(pattern.pattern))
+        route = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route)
+        paths.append(f"/api/{route}")
+    return paths
+
+
+def test_the_schema_is_valid_openapi_3() -> None:
+    raw = _schema()
+    assert raw["openapi"].startswith("3.")
+    schemathesis.openapi.from_dict(copy.deepcopy(raw)).validate()
+    # the validator does catch a broken schema (so the check above means something)
+    broken = copy.deepcopy(raw)
+    broken["paths"]["/api/games/"]["get"]["responses"] = "none"
+    with pytest.raises(Exception, match="none"):
+        schemathesis.openapi.from_dict(broken).validate()
+
+
+def test_every_public_endpoint_is_in_the_schema_once() -> None:
+    raw = _schema()
+    routes = _api_routes()
+    assert {"/api/games/", "/api/games/{id}/", "/api/uploads/", "/api/uploads/{id}/"} <= set(routes)
+    assert set(raw["paths"]) == set(routes)  # the catch-all 404 is left out
+    operations = [op for item in raw["paths"].values() for op in item.values()]
+    ids = [op["operationId"] for op in operations]
+    assert len(ids) == len(set(ids))
+    assert all(op.get("tags") for op in operations)
+
+
+def test_the_game_list_documents_every_search_filter() -> None:
+    get = _schema()["paths"]["/api/games/"]["get"]
+    names = {p["name"] for p in get["parameters"]}
+    filters = {
+        "game", "player", "player_mode", "winner", "event", "match", "date_from", "date_to",
+        "status", "players", "actions_min", "actions_max", "deal", "q", "sort", "page",
+        "page_size",
+    }  # fmt: skip
+    assert filters <= names
+    assert "opt.<option>" in get["description"] and "fact.<name>.min" in get["description"]
+    page = get["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    assert page.endswith("PaginatedGameListOutputList")
+
+
+def test_the_game_detail_documents_kgn_and_json_errors() -> None:
+    get = _schema()["paths"]["/api/games/{id}/"]["get"]
+    assert {"application/json", "application/x-kgn"} == set(get["responses"]["200"]["content"])
+    assert set(get["responses"]["404"]["content"]) == {"application/json"}
+    (fmt,) = [p for p in get["parameters"] if p["name"] == "format"]
+    assert fmt["schema"]["enum"] == ["json", "kgn"]
+
+
+@pytest.mark.django_db
+def test_the_schema_is_served_as_yaml_and_json() -> None:
+    client = APIClient()
+    as_yaml = client.get("/api/schema/")
+    assert as_yaml.status_code == 200
+    assert as_yaml["Content-Type"].startswith("application/vnd.oai.openapi")
+    as_json = client.get("/api/schema/", {"format": "json"})
+    assert as_json.status_code == 200 and as_json["Content-Type"].startswith(
+        "application/vnd.oai.openapi+json"
+    )
+    assert yaml.safe_load(as_yaml.content) == as_json.json()
+    assert set(as_json.json()["paths"]) == set(_api_routes())
+
+
+@pytest.mark.django_db
+def test_the_docs_page_loads_only_local_static_files(live_server: Any) -> None:
+    page = requests.get(f"{live_server.url}/api/docs/", timeout=10)
+    assert page.status_code == 200
+    sources = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert any("swagger-ui-bundle.js" in s for s in sources)
+    assert any("swagger-ui.css" in s for s in sources)
+    for source in sources:
+        assert source.startswith("/static/drf_spectacular_sidecar/"), source
+    assert "cdn" not in page.text.lower()
+    assert "/api/schema/" in page.text
+    # and those files are there to be served, from our own static URL
+    for source in sources:
+        assert requests.get(f"{live_server.url}{source}", timeout=10).status_code == 200, source
+
+
+# --- the running API against the schema -----------------------------------------------
+
+
+@pytest.fixture
+def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, list[int]]:
+    """Public verified, incomplete and rejected games, and a private upload: the ids
+    the generated requests mix in with random ones."""
+    owner = user_factory("owner")
+    illegal, _ = kgn.illegal()
+    public = upload_factory(
+        owner=owner, text=kgn.valid(3, seed=41, event="Open") + "\n" + kgn.incomplete() + illegal
+    )
+    private = upload_factory(owner=owner, text=kgn.valid(1, seed=42), visibility=Visibility.PRIVATE)
+    return {
+        "games": [r.game_id for u in (public, private) for r in u.records.all()],
+        "uploads": [public.pk, private.pk],
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_get_operation_answers_a_server_error(
+    live_server: Any, archive: dict[str, list[int]], settings: Any
+) -> None:
+    """Every GET operation, with generated parameters (and known ids mixed in), against
+    the live server: never a 5xx.  Throttling is off so every request reaches a view."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None, "uploads": None},
+    }
+    raw = _schema()
+    schema = schemathesis.openapi.from_dict(copy.deepcopy(raw))
+    known = {"/api/games/{id}/": archive["games"], "/api/uploads/{id}/": archive["uploads"]}
+    ran = []
+    statuses: dict[str, list[int]] = {}
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        if operation.method.upper() != "GET":
+            continue
+        ids = known.get(operation.path)
+        strategy = operation.as_strategy()
+        if ids:
+            strategy = st.tuples(strategy, st.sampled_from([None, *ids])).map(_with_id)
+
+        @hypothesis.settings(
+            max_examples=EXAMPLES,
+            deadline=None,
+            database=None,
+            derandomize=True,
+            suppress_health_check=list(hypothesis.HealthCheck),
+        )
+        @hypothesis.given(case=strategy)
+        def run(case: Any) -> None:
+            response = case.call_and_validate(base_url=live_server.url, checks=[not_a_server_error])
+            statuses.setdefault(case.operation.path, []).append(response.status_code)
+
+        run()
+        ran.append(operation.path)
+        # the run did reach the data: generated requests that found something
+        seen = statuses.get(operation.path, [])
+        assert len(seen) >= 10 and 200 in seen, (operation.path, seen)
+    assert sorted(ran) == sorted(path for path, item in raw["paths"].items() if "get" in item)
+    assert {"/api/games/", "/api/games/{id}/", "/api/uploads/{id}/"} <= set(ran)
+
+
+def _with_id(pair: tuple[Any, int | None]) -> Any:
+    """A generated case, its ``{id}`` replaced by a known one when given."""
+    case, pk = pair
+    if pk is not None:
+        case.path_parameters = {**case.path_parameters, "id": pk}
+    return case
