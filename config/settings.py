@@ -226,6 +226,21 @@ def _proxy_ssl_header() -> tuple[str, str] | None:
 
 SECURE_PROXY_SSL_HEADER = _proxy_ssl_header()
 
+# --- cache ---------------------------------------------------------------------------
+
+#: ``redis://host:6379/1``: one cache shared by every web process (API throttle counts
+#: then hold across gunicorn workers and machines); unset, each process keeps its own.
+CACHE_URL = env_str("CACHE_URL", "")
+if CACHE_URL:
+    if not CACHE_URL.startswith(("redis://", "rediss://")):
+        raise ImproperlyConfigured(f"CACHE_URL must be a redis:// URL; got {CACHE_URL!r}.")
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+        }
+    }
+
 # --- API -----------------------------------------------------------------------------
 
 

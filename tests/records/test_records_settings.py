@@ -183,6 +183,25 @@ def test_production_reads_the_proxy_header_and_rejects_a_bad_one() -> None:
     assert "SECURE_PROXY_SSL_HEADER must be HEADER,VALUE" in bad.stderr
 
 
+def test_a_redis_cache_url_shares_one_cache_between_processes() -> None:
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    except OSError:
+        pytest.skip("start Redis on 127.0.0.1:6379 to test the shared cache")
+    url = "redis://127.0.0.1:6379/15"
+    key = f"kibitz-test-{secrets.token_hex(4)}"
+    put = f"from django.core.cache import cache; cache.set('{key}', 'shared', 30)"
+    get = f"from django.core.cache import cache; print(cache.get('{key}'))"
+    dev = {"DEBUG": "1"}
+    assert _manage("shell", "-c", put, CACHE_URL=url, **dev).returncode == 0
+    run = _manage("shell", "-c", get, CACHE_URL=url, **dev)
+    assert run.returncode == 0 and run.stdout.split()[-1] == "shared", run.stderr
+    bad = _manage("shell", "-c", get, CACHE_URL="memcached://x", **dev)
+    assert "CACHE_URL must be a redis:// URL" in bad.stderr
+
+
 def test_makemigrations_check_runs_in_a_fresh_checkout() -> None:
     run = _manage("makemigrations", "--check", "--dry-run")
     assert run.returncode == 0, run.stdout + run.stderr
