@@ -20,69 +20,43 @@ a handful of bulk queries.  Memory: one batch of records.
 
 from __future__ import annotations
 
-import json
 import logging
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import F, Q
 from django.utils import timezone
 
-from records import facts
 from records.models import (
     Batch,
     BatchStatus,
     Event,
-    Fact,
-    Game,
     GameStatus,
     Record,
-    Seat,
     Upload,
     UploadPart,
     UploadStatus,
-    Visibility,
 )
-from records.players import player_ids
+from records.storage import VerdictRow, games_refresh, mark_duplicates, store_rows, verdict_row
 from records.unpack import UnpackError, unpack
-from replay import ENGINE_VERSION
 from replay.kgn.reader import decode, read_records
 from replay.kgn.split import LimitError, Limits, Span, lines_of, split
 from replay.pipeline import (
-    Checked,
     check_bytes,
-    deal_identity,
-    game_status,
-    raw_identity,
-    record_comments,
-    record_identity,
 )
 
 logger = logging.getLogger(__name__)
 
 #: how long an upload or batch may wait for a worker before the sweep sends it again
 PENDING_GRACE = timedelta(minutes=1)
-#: what is kept of a file that is not UTF-8 (shown with the rejected record)
-UNDECODABLE_SOURCE_CHARS = 10_000
 
 
 class LeaseLost(Exception):
     """The batch's lease expired and another worker took it: this attempt keeps nothing."""
-
-
-@dataclass
-class _Row:
-    """One record (unsaved), the game it holds (unsaved: stored only if its identity is
-    new) and that game's seats as (seat, letter, name, score, won)."""
-
-    record: Record
-    game: Game
-    seats: list[tuple[int, str, str, int | None, bool]] = field(default_factory=list)
 
 
 # --- the scan ------------------------------------------------------------------------
@@ -253,7 +227,7 @@ def _fail(upload_id: int, reason: str) -> None:
     )
 
 
-def _verify_rows(batch: Batch) -> list[_Row]:
+def _verify_rows(batch: Batch) -> list[VerdictRow]:
     """Read the batch's bytes (only those) and judge its records."""
     part = batch.part
     with part.file.open("rb") as fh:
@@ -275,7 +249,7 @@ def _verify_rows(batch: Batch) -> list[_Row]:
     return rows
 
 
-def _commit(batch: Batch, token: str, rows: Sequence[_Row]) -> None:
+def _commit(batch: Batch, token: str, rows: Sequence[VerdictRow]) -> None:
     """Store a batch's verdicts (inside the caller's transaction) if its lease holds."""
     held = Batch.objects.select_for_update().filter(
         pk=batch.pk, token=token, status=BatchStatus.CLAIMED
@@ -287,7 +261,7 @@ def _commit(batch: Batch, token: str, rows: Sequence[_Row]) -> None:
         upload_id=batch.upload_id, index__gte=first, index__lt=first + len(rows)
     )
     span.delete()
-    _store(batch.upload, rows)
+    store_rows(batch.upload, rows)
     duplicates = mark_duplicates(span)
     counts = dict.fromkeys(GameStatus.values, 0)
     for r in rows:
@@ -312,119 +286,6 @@ def _commit(batch: Batch, token: str, rows: Sequence[_Row]) -> None:
         Upload.objects.filter(pk=batch.upload_id, status=UploadStatus.PROCESSING).update(
             status=UploadStatus.DONE, finished_at=now, records_duplicate=exact
         )
-
-
-def _store(upload: Upload, rows: Sequence[_Row]) -> None:
-    """Write rows as records, each attached to its game: a game whose identity is new
-    is created with its seats; one already stored is shared."""
-    games = _game_ids([r.game for r in rows])
-    for r in rows:
-        r.record.upload = upload
-        r.record.game_id = games[r.game.identity]
-    Record.objects.bulk_create([r.record for r in rows], batch_size=500)
-    _store_seats(rows, games)
-    if upload.visibility == Visibility.PUBLIC:
-        Game.objects.filter(id__in=set(games.values()), public=False).update(public=True)
-
-
-def store_game(row: _Row, *, upload: Upload, replace: bool = False) -> int:
-    """The id of ``row``'s game, stored if its identity is new.  ``replace`` (a
-    re-verification) overwrites a stored game's verdict and seats with the row's."""
-    games = _game_ids([row.game])
-    game_id = games[row.game.identity]
-    if replace:
-        g = row.game
-        Game.objects.filter(pk=game_id).update(
-            status=g.status,
-            result=g.result,
-            winners=g.winners,
-            facts=g.facts,
-            deal=g.deal,
-            variant=g.variant,
-            best_score=g.best_score,
-            engine=g.engine,
-            verified_at=g.verified_at,
-        )
-        Seat.objects.filter(game_id=game_id).delete()
-        Fact.objects.filter(game_id=game_id).delete()
-    _store_seats([row], games)
-    if upload.visibility == Visibility.PUBLIC:
-        Game.objects.filter(pk=game_id, public=False).update(public=True)
-    return game_id
-
-
-def _store_seats(rows: Sequence[_Row], games: dict[str, int]) -> None:
-    players = player_ids(sorted({s[2] for r in rows for s in r.seats}))
-    seats = {
-        (games[r.game.identity], seat): Seat(
-            game_id=games[r.game.identity],
-            seat=seat,
-            letter=letter,
-            player_id=players[name],
-            score=score,
-            won=won,
-        )
-        for r in rows
-        for seat, letter, name, score, won in r.seats
-    }
-    # a shared game has its seats already: those rows conflict and are skipped
-    Seat.objects.bulk_create(
-        [seats[k] for k in sorted(seats)], ignore_conflicts=True, batch_size=1000
-    )
-    rows_by_game = {games[r.game.identity]: r for r in rows}
-    found = [
-        fact
-        for game_id in sorted(rows_by_game)
-        for fact in facts.fact_rows(
-            game_id,
-            rows_by_game[game_id].game,
-            {letter: players[name] for _, letter, name, _, _ in rows_by_game[game_id].seats},
-        )
-    ]
-    Fact.objects.bulk_create(found, ignore_conflicts=True, batch_size=1000)
-
-
-def _game_ids(games: Sequence[Game]) -> dict[str, int]:
-    """Ids of the games with these identities, creating those not stored yet (in
-    identity order, so that two workers never wait on each other in a cycle; a
-    conflict with a game another worker just stored is skipped and read back)."""
-    new = {g.identity: g for g in games}
-    Game.objects.bulk_create([new[k] for k in sorted(new)], ignore_conflicts=True, batch_size=500)
-    return dict(Game.objects.filter(identity__in=new).values_list("identity", "id"))
-
-
-def mark_duplicates(records: Any) -> int:
-    """Set ``duplicate`` on ``records`` (a Record queryset of one upload): true when an
-    earlier record of the same game (an earlier upload, or earlier in this one) is in an
-    upload the uploader may see; the number marked.  Nothing counts against a private
-    upload of someone else's, so the count reveals nothing the uploader cannot see."""
-    upload = records.values("upload_id").first()
-    if upload is None:
-        return 0
-    uploader = Upload.objects.select_related("owner").get(pk=upload["upload_id"]).owner
-    earlier = Record.objects.filter(game_id=OuterRef("game_id")).filter(
-        Q(upload_id__lt=OuterRef("upload_id"))
-        | Q(upload_id=OuterRef("upload_id"), index__lt=OuterRef("index"))
-    )
-    if not uploader.is_staff:
-        earlier = earlier.filter(
-            Q(upload__visibility=Visibility.PUBLIC) | Q(upload__owner_id=uploader.pk)
-        )
-    records.update(duplicate=Exists(earlier))
-    return int(records.filter(duplicate=True).count())
-
-
-def games_refresh(*, game_ids: Sequence[int]) -> None:
-    """After records were removed: games no record holds any more are deleted, and
-    ``public`` is set again from the records that remain."""
-    if not game_ids:
-        return
-    ids = set(game_ids)
-    Game.objects.filter(id__in=ids).exclude(
-        Exists(Record.objects.filter(game_id=OuterRef("pk")))
-    ).delete()
-    public = Record.objects.filter(game_id=OuterRef("pk"), upload__visibility=Visibility.PUBLIC)
-    Game.objects.filter(id__in=ids).update(public=Exists(public))
 
 
 # --- in one process ------------------------------------------------------------------
@@ -504,109 +365,3 @@ def ingest_sweep(*, now: datetime | None = None) -> Sweep:
 def upload_sweep(*, now: datetime | None = None) -> list[int]:
     """The uploads the sweep sends to be scanned (see :func:`ingest_sweep`)."""
     return ingest_sweep(now=now).uploads
-
-
-# --- rows ----------------------------------------------------------------------------
-
-
-def _clip(value: str | None, length: int) -> str:
-    return (value or "")[:length]
-
-
-def _json_safe(value: Any) -> Any:
-    """Facts come from game plug-ins; keep only what JSON can hold."""
-    return json.loads(json.dumps(value, default=str))
-
-
-def _int_or_none(value: str | None) -> int | None:
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
-
-
-def verdict_row(
-    checked: Checked, data: bytes, *, now: datetime, at: Span, part: tuple[str, int]
-) -> _Row:
-    """A record's verdict as an unsaved Record, the Game it holds and that game's
-    seats: its index that of the whole upload, its lines those of its file (``at`` is
-    the batch's place; ``part`` the file's name and the number of the upload's records
-    before it)."""
-    shift = at.first_line - 1
-    record, raw, verdict = checked.record, checked.raw, checked.verdict
-    if record is not None:
-        players: Sequence[str] = record.players
-        num_actions = len(record.actions)
-    else:
-        # not loadable: keep whatever the Players tag says, if it reads as names
-        listed = checked.tag_value("Players") or ""
-        players = [p.strip()[:100] for p in listed.split(";")] if listed.strip() else []
-        num_actions = len(raw.actions) if raw is not None else 0
-    if raw is not None:
-        tags = [[t.name, t.value] for t in raw.tags]
-        source = raw.text
-    else:
-        tags = [list(t) for t in record.tags] if record is not None else []
-        source = data.decode("utf-8", errors="replace")[:UNDECODABLE_SOURCE_CHARS]
-    outcome = verdict.outcome
-    error = verdict.error
-    identity = deal = comments = ""
-    if record is not None:
-        try:
-            identity, deal = record_identity(record), deal_identity(record)
-        except Exception:  # identity is a key for de-duplication, never a verdict
-            logger.warning("record %s: no identity", checked.index, exc_info=True)
-        comments = record_comments(record)
-    played = GameStatus(game_status(checked).value)
-    game = Game(
-        identity=identity or raw_identity(source),
-        game=_clip(checked.game, 64),
-        players_text="; ".join(players),
-        num_players=len(players),
-        first=record.first if record is not None else None,
-        num_actions=num_actions,
-        status=played,
-        result=verdict.result_json(),
-        winners=list(outcome.winners) if outcome is not None else [],
-        facts=_json_safe(verdict.facts),
-        deal=deal,
-        variant=record.variant.as_dict() if record is not None else {},
-        best_score=facts.best_score(checked.game, outcome),
-        engine=ENGINE_VERSION,
-        created_at=now,
-        verified_at=now if played == GameStatus.VERIFIED else None,
-    )
-    index = checked.index + at.first_index - 1
-    row = Record(
-        index=index,
-        part_name=part[0][:255],
-        part_index=index - part[1],
-        match=_clip(checked.tag_value("Match"), 200),
-        round=_int_or_none(checked.tag_value("Round")),
-        date=_clip(checked.tag_value("Date"), 32),
-        site=_clip(checked.tag_value("Site"), 200),
-        event_tag=_clip(checked.tag_value("Event"), 200),
-        tags=tags,
-        comments=comments,
-        canonical=checked.canonical or "",
-        source=source,
-        first_line=checked.first_line + shift,
-        last_line=checked.last_line + shift,
-        status=GameStatus(verdict.status.value),
-        error_line=error.pos.line + shift if error is not None else None,
-        error_column=error.pos.column if error is not None else None,
-        error_action=error.action if error is not None else None,
-        error_message=error.message if error is not None else "",
-        engine=ENGINE_VERSION,
-        created_at=now,
-    )
-    seats = []
-    for k, name in enumerate(players):
-        if not name:
-            continue
-        score = None
-        if outcome is not None and outcome.scores is not None and k < len(outcome.scores):
-            score = outcome.scores[k]
-        won = outcome is not None and k in outcome.winners
-        seats.append((k, chr(ord("A") + k), name, score, won))
-    return _Row(record=row, game=game, seats=seats)

@@ -215,7 +215,7 @@ class Game(models.Model):
     over) or rejected (an illegal action, or a record that could not be read).  A
     record may be rejected where its game is verified (its Result tag is wrong).
     ``public`` is true while a public upload holds the game (kept by the ingest, see
-    ``records.ingest.games_refresh``), so that listing public games needs no join.
+    ``records.storage.games_refresh``), so that listing public games needs no join.
     """
 
     identity = models.CharField(max_length=80, unique=True)

@@ -22,8 +22,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from records.ingest import games_refresh, store_game, verdict_row
 from records.models import Record, Reverify, ReverifyChange, ReverifyStatus
+from records.storage import games_refresh, store_game, verdict_row
 from replay import ENGINE_VERSION, version_key
 from replay.kgn.split import Span
 from replay.pipeline import check_text

@@ -13,8 +13,8 @@ from typing import Any
 from django.db.models.signals import post_delete, post_init, post_save, pre_delete
 from django.dispatch import receiver
 
-from records.ingest import games_refresh
 from records.models import Record, Upload
+from records.storage import games_refresh
 
 
 def _game_ids(upload: Upload) -> list[int]:
