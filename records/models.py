@@ -84,6 +84,12 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.filter(q)
 
 
+def seat_name(players_text: str, seat: int) -> str:
+    """Seat ``seat``'s name as a game's Players tag writes it ("Ann; Bob" -> "Bob")."""
+    names = players_text.split(";")
+    return names[seat].strip() if 0 <= seat < len(names) else ""
+
+
 def normalise_name(name: str) -> str:
     """A player's identity key: spaces collapsed, case folded ("  Ann  LEE" -> "ann lee")."""
     return " ".join(name.split()).casefold()
@@ -338,6 +344,13 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.letter}: {self.player_id}"
+
+    @property
+    def name(self) -> str:
+        """The name as this game writes it.  Pages show this, never ``player.name``:
+        a player's stored name is its first spelling, which may come from an upload
+        the viewer may not see."""
+        return seat_name(self.game.players_text, self.seat) or self.player.name
 
 
 class Fact(models.Model):

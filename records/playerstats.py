@@ -21,8 +21,8 @@ from typing import Any
 from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
 from django.http import Http404
 
-from records.models import Game, Player, Seat, normalise_name
-from records.standings import Relation, Result, game_results, relation, seat_name
+from records.models import Game, Player, Seat, normalise_name, seat_name
+from records.standings import Relation, Result, game_results, relation
 from records.templatetags.cards import ordinal
 from replay import registry
 

@@ -39,7 +39,7 @@ from typing import Any
 from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
-from records.models import Event, Game, GameStatus, Record, Seat
+from records.models import Event, Game, GameStatus, Record, Seat, seat_name
 from replay import registry
 from replay.record import seat_letter
 
@@ -149,12 +149,6 @@ def _placings(
         for i, (seat, pid, name, score, won) in enumerate(seats)
     )
     return out, False, False
-
-
-def seat_name(players_text: str, seat: int) -> str:
-    """Seat ``seat``'s name as a game's Players tag writes it ("Ann; Bob" -> "Bob")."""
-    names = players_text.split(";")
-    return names[seat].strip() if 0 <= seat < len(names) else ""
 
 
 def game_results(games: QuerySet[Game]) -> list[Result]:

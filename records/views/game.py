@@ -95,7 +95,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     keep = {"record": record.pk} if request.GET.get("record") else {}
     if perspective.key != replay_page.ALL.key:
         keep["view"] = perspective.key
-    seat_names = {seat.letter: seat.player.name for seat in game.seats.all()}
+    seat_names = {seat.letter: seat.name for seat in game.seats.all()}
     context = {
         "game": game,
         "record": record,

@@ -13,7 +13,7 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from records.models import Player, Visibility
+from records.models import Game, Player, Visibility
 from records.players import player_merge
 from tests.conftest import make_user
 from tests.records.test_records_standings import add_game, new_event, upload_in
@@ -283,7 +283,9 @@ def test_a_name_first_spelled_in_a_private_upload_shows_as_visible_games_write_i
     add_game(upload_in(club), [("Zoe Secretcase", 4), ("Cid", 2)])
     zoe = Player.objects.get(key="zoe secretcase")
     assert zoe.name == "ZOE  secretCASE"  # stored as first written, privately
-    for url in (f"/players/{zoe.pk}/", "/players/?q=zoe", "/games/", f"/events/{club.pk}/"):
+    public = Game.objects.filter(public=True, players_text__contains="Zoe Secretcase").get()
+    pages = ("/players/?q=zoe", "/games/", f"/events/{club.pk}/", f"/games/{public.pk}/")
+    for url in (f"/players/{zoe.pk}/", *pages):
         body = get(url)
         assert "secretCASE" not in body, url
         assert "Zoe Secretcase" in body, url
