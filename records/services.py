@@ -10,7 +10,6 @@ import glob
 import hashlib
 import logging
 from collections.abc import Callable, Iterable, Iterator
-from datetime import timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -29,11 +28,6 @@ from replay.kgn.split import LimitError, lines_of, split
 __all__ = ["event_pick", "import_paths", "upload_create", "upload_sweep", "upload_verify"]
 
 logger = logging.getLogger(__name__)
-
-#: how long an upload may wait for a worker before the sweep sends it again
-PENDING_GRACE = timedelta(minutes=1)
-#: what is kept of a file that is not UTF-8 (shown with the rejected record)
-UNDECODABLE_SOURCE_CHARS = 10_000
 
 
 def _file_size(file: File) -> int | None:
