@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.views import _ERRORS, _THROTTLED
+from api.schema import _ERRORS, _THROTTLED
 from records.search import OPTION_PREFIX
 from records.stats import game_stats
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpResponseBase
 from django.urls import reverse
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import IsAuthenticated
@@ -19,8 +18,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.pagination import Pagination
+from api.lists import GamesListApi, kgn_response, ndjson_response
 from api.renderers import KGN_MEDIA_TYPE, KgnRenderer
+from api.schema import _ERRORS, _INT, _STR, _THROTTLED, _query
 from api.serializers import (
     ErrorOutput,
     GameDetailOutput,
@@ -45,36 +45,6 @@ from replay import registry
 
 _HTML = [BrowsableAPIRenderer] if settings.DEBUG else []
 
-# --- the OpenAPI schema's descriptions (drf-spectacular reads them; /api/schema/) ----
-
-_ERRORS = {
-    400: OpenApiResponse(ErrorOutput, description="invalid input, naming the parameter"),
-    404: OpenApiResponse(ErrorOutput, description="no such object, or not visible to you"),
-}
-_THROTTLED = {
-    429: OpenApiResponse(
-        ErrorOutput, description="too many requests: wait the seconds `Retry-After` says"
-    )
-}
-
-
-class BearerTokenScheme(OpenApiAuthenticationExtension):
-    """Personal API tokens (api.authentication) in the schema: HTTP bearer auth."""
-
-    target_class = "api.authentication.BearerTokenAuthentication"
-    name = "bearerAuth"
-
-    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
-        return build_bearer_security_scheme_object(
-            header_name="Authorization", token_prefix="Bearer"
-        )
-
-
-def _query(name: str, kind: Any, text: str, **extra: Any) -> OpenApiParameter:
-    return OpenApiParameter(name, kind, OpenApiParameter.QUERY, description=text, **extra)
-
-
-_STR, _INT = OpenApiTypes.STR, OpenApiTypes.INT
 _COUNT = {"type": "integer", "minimum": 0}
 #: every filter of the search page (records.search.game_list), as docs/api.md lists them
 GAME_FILTERS = [
@@ -123,10 +93,9 @@ Two families of parameters are open-ended and so not listed one by one:
   `no`, a choice with one of its values, a seat fact with a player's name."""
 
 
-class GameListApi(APIView):
-    """GET /api/games/?game=&player=&event=&status=&q=&page="""
-
-    pagination_class = Pagination  # (read by the schema: the response is paged)
+class GameListApi(GamesListApi):
+    """GET /api/games/?game=&player=&event=&status=&q=&cursor= as pages of JSON, or
+    the whole result as NDJSON or KGN."""
 
     @extend_schema(
         operation_id="games_list",
@@ -135,20 +104,18 @@ class GameListApi(APIView):
         description=GAME_LIST_TEXT,
         parameters=GAME_FILTERS,
         responses={
-            200: GameListOutput(many=True),
-            400: _ERRORS[400],
-            404: OpenApiResponse(ErrorOutput, description="no such page"),
-            **_THROTTLED,
+            (200, "application/json"): GameListOutput(many=True),
+            **ndjson_response("the games"),
+            **kgn_response(),
+            (400, "application/json"): _ERRORS[400],
+            (429, "application/json"): _THROTTLED[429],
         },
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> HttpResponseBase:
         games = with_labels(
             game_list(user=request.user, filters=request.query_params), user=request.user
         )
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(games, request, view=self)
-        data = GameListOutput(page, many=True, context={"request": request}).data
-        return paginator.get_paginated_response(data)
+        return self.listed_games(request, games, GameListOutput)
 
 
 class GameDetailApi(APIView):

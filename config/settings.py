@@ -296,7 +296,7 @@ REST_FRAMEWORK = {
     ],
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.CursorPagination",
     "PAGE_SIZE": 50,
 }
 

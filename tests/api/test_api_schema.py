@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 from schemathesis.checks import not_a_server_error
 
-from records.models import Visibility
+from records.models import Seat, Visibility
+from replay.generate import generate_matches
 
 #: /api/ routes that are not operations of the API itself
 NOT_OPERATIONS = {"schema", "docs", "not-found"}
@@ -75,7 +76,7 @@ def test_the_game_list_documents_every_search_filter() -> None:
     names = {p["name"] for p in get["parameters"]}
     filters = {
         "game", "player", "player_mode", "winner", "event", "match", "date_from", "date_to",
-        "status", "players", "actions_min", "actions_max", "deal", "q", "sort", "page",
+        "status", "players", "actions_min", "actions_max", "deal", "q", "sort", "cursor",
         "page_size",
     }  # fmt: skip
     assert filters <= names
@@ -135,15 +136,28 @@ def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, list[
         owner=owner, text=kgn.valid(3, seed=41, event="Open") + "\n" + kgn.incomplete() + illegal
     )
     private = upload_factory(owner=owner, text=kgn.valid(1, seed=42), visibility=Visibility.PRIVATE)
+    match = kgn.write(list(generate_matches("escalation-knizia", count=1, seed=43, event="Cup")))
+    cup = upload_factory(owner=owner, text=match)
+    uploads = (public, private, cup)
     return {
-        "games": [r.game_id for u in (public, private) for r in u.records.all()],
-        "uploads": [public.pk, private.pk],
+        **{
+            path: [{"id": r.game_id} for u in uploads for r in u.records.all()]
+            for path in ("/api/games/{id}/", "/api/games/{id}/steps/")
+        },
+        "/api/uploads/{id}/": [{"id": u.pk} for u in uploads],
+        "/api/events/{id}/": [{"id": u.event_id} for u in uploads if u.event_id],
+        "/api/events/{id}/games/": [{"id": u.event_id} for u in uploads if u.event_id],
+        "/api/matches/{event}/{key}/": [{"event": str(cup.event_id), "key": "M1"}],
+        **{
+            path: [{"id": pk} for pk in Seat.objects.values_list("player_id", flat=True)]
+            for path in ("/api/players/{id}/", "/api/players/{id}/games/")
+        },
     }
 
 
 @pytest.mark.django_db(transaction=True)
 def test_no_get_operation_answers_a_server_error(
-    live_server: Any, archive: dict[str, list[int]], settings: Any
+    live_server: Any, archive: dict[str, list[dict[str, Any]]], settings: Any
 ) -> None:
     """Every GET operation, with generated parameters (and known ids mixed in), against
     the live server: never a 5xx.  Throttling is off so every request reaches a view."""
@@ -153,17 +167,16 @@ def test_no_get_operation_answers_a_server_error(
     }
     raw = _schema()
     schema = schemathesis.openapi.from_dict(copy.deepcopy(raw))
-    known = {"/api/games/{id}/": archive["games"], "/api/uploads/{id}/": archive["uploads"]}
     ran = []
     statuses: dict[str, list[int]] = {}
     for result in schema.get_all_operations():
         operation = result.ok()
         if operation.method.upper() != "GET":
             continue
-        ids = known.get(operation.path)
+        known = archive.get(operation.path)
         strategy = operation.as_strategy()
-        if ids:
-            strategy = st.tuples(strategy, st.sampled_from([None, *ids])).map(_with_id)
+        if known:
+            strategy = st.tuples(strategy, st.sampled_from([None, *known])).map(_with_id)
 
         @hypothesis.settings(
             max_examples=EXAMPLES,
@@ -186,9 +199,9 @@ def test_no_get_operation_answers_a_server_error(
     assert {"/api/games/", "/api/games/{id}/", "/api/uploads/{id}/"} <= set(ran)
 
 
-def _with_id(pair: tuple[Any, int | None]) -> Any:
-    """A generated case, its ``{id}`` replaced by a known one when given."""
-    case, pk = pair
-    if pk is not None:
-        case.path_parameters = {**case.path_parameters, "id": pk}
+def _with_id(pair: tuple[Any, dict[str, Any] | None]) -> Any:
+    """A generated case, its path parameters replaced by known ones when given."""
+    case, known = pair
+    if known is not None:
+        case.path_parameters = {**case.path_parameters, **known}
     return case

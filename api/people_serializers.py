@@ -1,0 +1,295 @@
+"""Output serializers for events (standings), matches (scoresheets) and players
+(profiles).  They read the dataclasses of records.standings, records.matches and
+records.playerstats attribute by attribute: the pages and the API show the same
+numbers from the same code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api.serializers import _absolute, game_api_url
+from records.matches import NO_EVENT
+from records.playerstats import shown_name
+
+
+def _url(context: dict[str, Any], name: str, **kwargs: Any) -> str:
+    return _absolute(context, reverse(f"api:{name}", kwargs=kwargs))
+
+
+# --- events ----------------------------------------------------------------------------
+
+
+class KindOutput(serializers.Serializer[Any]):
+    game = serializers.CharField()
+    games = serializers.IntegerField()
+
+
+class EventListOutput(serializers.Serializer[Any]):
+    """An event as the lists show it (``records.standings.EventSummary``), over the
+    games the caller may see."""
+
+    id = serializers.IntegerField(source="event.pk")
+    name = serializers.CharField(source="event.name")
+    url = serializers.SerializerMethodField()
+    games = serializers.IntegerField()
+    first_date = serializers.CharField(help_text="the earliest Date tag ('' when none)")
+    last_date = serializers.CharField(help_text="the latest Date tag ('' when none)")
+    kinds = serializers.SerializerMethodField(help_text="games played, per game id")
+
+    @extend_schema_field(KindOutput(many=True))
+    def get_kinds(self, summary: Any) -> list[dict[str, Any]]:
+        return [{"game": game, "games": n} for game, n in summary.kinds]
+
+    def get_url(self, summary: Any) -> str:
+        return _url(self.context, "event-detail", pk=summary.event.pk)
+
+
+class CellOutput(serializers.Serializer[Any]):
+    """Head to head of a row player against a column player."""
+
+    ahead = serializers.IntegerField()
+    behind = serializers.IntegerField()
+    level = serializers.IntegerField()
+    partner = serializers.IntegerField(help_text="games on the same team")
+
+
+class StandingOutput(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    points = serializers.IntegerField()
+    average_place = serializers.SerializerMethodField()
+    h2h = serializers.IntegerField(
+        allow_null=True, help_text="ahead minus behind against the players tied with them"
+    )
+    decided_by = serializers.CharField(
+        help_text="the tiebreak that put this row below the one above ('' for none)"
+    )
+
+    def get_average_place(self, row: Any) -> float:
+        return round(float(row.average_place), 4)
+
+
+class GameTableOutput(serializers.Serializer[Any]):
+    """One game id's standings in the event, and its cross-table."""
+
+    game = serializers.CharField()
+    title = serializers.CharField()
+    lowest_wins = serializers.BooleanField()
+    team_game = serializers.BooleanField()
+    games = serializers.IntegerField()
+    rows = StandingOutput(many=True)
+    cross = serializers.SerializerMethodField(
+        help_text="rows and columns in standings order, null on the diagonal; null when "
+        "there are too many players for a cross-table"
+    )
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.ListField(child=CellOutput(allow_null=True)))
+    )
+    def get_cross(self, table: Any) -> list[list[dict[str, int] | None]] | None:
+        if table.cross is None:
+            return None
+        return [[None if c is None else CellOutput(c).data for c in row] for row in table.cross]
+
+
+class EventDetailOutput(EventListOutput):
+    games_url = serializers.SerializerMethodField()
+    standings = GameTableOutput(many=True, source="tables")
+
+    def get_games_url(self, summary: Any) -> str:
+        return _url(self.context, "event-games", pk=summary.event.pk)
+
+
+# --- matches ---------------------------------------------------------------------------
+
+
+def match_key(event_id: int | None) -> str:
+    return str(event_id) if event_id is not None else NO_EVENT
+
+
+class MatchListOutput(serializers.Serializer[Any]):
+    """A match: the records of one event with one Match tag."""
+
+    event_id = serializers.IntegerField(source="upload__event", allow_null=True)
+    event = serializers.CharField(source="upload__event__name", allow_null=True)
+    match = serializers.CharField()
+    game = serializers.CharField(source="game__game")
+    rounds = serializers.IntegerField(help_text="records stored")
+    last_round = serializers.IntegerField(allow_null=True)
+    first_date = serializers.CharField(allow_null=True)
+    url = serializers.SerializerMethodField()
+
+    def get_url(self, row: dict[str, Any]) -> str:
+        return _url(
+            self.context,
+            "match-detail",
+            event=match_key(row["upload__event"]),
+            key=row["match"],
+        )
+
+
+class MatchCellOutput(serializers.Serializer[Any]):
+    score = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField(allow_null=True)
+    won = serializers.BooleanField()
+    seat = serializers.CharField(allow_null=True)
+
+
+class HandOutput(serializers.Serializer[Any]):
+    """A team game's hand: levels before it, offense, trump, tribute and result."""
+
+    levels = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    offense = serializers.CharField()
+    trump = serializers.CharField()
+    tribute = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    outcome = serializers.CharField(allow_null=True)
+    winning_team = serializers.CharField(allow_null=True)
+    ends_match = serializers.BooleanField()
+
+
+class RoundOutput(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    missing = serializers.BooleanField()
+    game = serializers.SerializerMethodField()
+    status = serializers.SerializerMethodField()
+    first = serializers.CharField(allow_null=True, help_text="who acted first")
+    cells = MatchCellOutput(many=True)
+    hand = HandOutput(allow_null=True)
+
+    @extend_schema_field(serializers.URLField(allow_null=True))
+    def get_game(self, row: Any) -> str | None:
+        return game_api_url(self.context, row.game.pk) if row.game is not None else None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_status(self, row: Any) -> str | None:
+        return row.record.status if row.record is not None else None
+
+
+class VerdictOutput(serializers.Serializer[Any]):
+    status = serializers.ChoiceField(choices=["complete", "unfinished", "broken"])
+    round = serializers.IntegerField(allow_null=True, help_text="where it broke")
+    message = serializers.CharField(allow_null=True, help_text="why it is broken")
+
+
+class TeamOutput(serializers.Serializer[Any]):
+    team = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField())
+
+
+class ScoresheetOutput(serializers.Serializer[Any]):
+    """A match's scoresheet (records.matches.Scoresheet): one row per round."""
+
+    event_id = serializers.IntegerField(source="event.pk", allow_null=True, default=None)
+    event = serializers.CharField(source="event.name", allow_null=True, default=None)
+    match = serializers.CharField(source="key")
+    game = serializers.CharField()
+    title = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField())
+    rows = RoundOutput(many=True)
+    totals = serializers.ListField(child=serializers.IntegerField(allow_null=True))
+    winners = serializers.ListField(
+        child=serializers.IntegerField(), help_text="indices of the players leading on total"
+    )
+    verdict = serializers.SerializerMethodField()
+    complete = serializers.BooleanField()
+    lowest_wins = serializers.BooleanField()
+    length = serializers.IntegerField(allow_null=True)
+    team_game = serializers.BooleanField()
+    teams = serializers.SerializerMethodField()
+    team_winner = serializers.CharField(allow_null=True)
+
+    @extend_schema_field(TeamOutput(many=True))
+    def get_teams(self, sheet: Any) -> list[dict[str, Any]]:
+        return [{"team": team, "players": list(names)} for team, names in sheet.teams]
+
+    @extend_schema_field(VerdictOutput)
+    def get_verdict(self, sheet: Any) -> dict[str, Any]:
+        v = sheet.verdict
+        return {"status": str(v.status), "round": v.round, "message": v.message}
+
+
+# --- players ---------------------------------------------------------------------------
+
+
+class PlayerListOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField(source="pk")
+    name = serializers.SerializerMethodField()
+    games = serializers.IntegerField(help_text="games you may see")
+    url = serializers.SerializerMethodField()
+
+    def get_name(self, player: Any) -> str:
+        return shown_name(player)
+
+    def get_url(self, player: Any) -> str:
+        return _url(self.context, "player-detail", pk=player.pk)
+
+
+class GameStatsOutput(serializers.Serializer[Any]):
+    """The player's record in one game id."""
+
+    game = serializers.CharField()
+    title = serializers.CharField()
+    team_game = serializers.BooleanField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    places = serializers.ListField(
+        child=serializers.IntegerField(), help_text="how often 1st, 2nd, ..."
+    )
+    win_percent = serializers.FloatField()
+    average_place = serializers.FloatField()
+    average_score = serializers.FloatField(allow_null=True)
+
+
+class FormOutput(serializers.Serializer[Any]):
+    game_id = serializers.IntegerField(source="pk")
+    game = serializers.CharField()
+    mark = serializers.CharField(help_text="the place ('1st', ...) or W / L / D")
+    won = serializers.BooleanField()
+
+
+class RivalOutput(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    games = serializers.IntegerField()
+    ahead = serializers.IntegerField()
+    behind = serializers.IntegerField()
+    level = serializers.IntegerField()
+
+
+class PartnerOutput(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+
+
+class PlayerDetailOutput(serializers.Serializer[Any]):
+    """A player's profile over the games you may see (records.playerstats.Profile)."""
+
+    id = serializers.IntegerField(source="player.pk")
+    name = serializers.SerializerMethodField()
+    games = serializers.IntegerField()
+    finished = serializers.IntegerField()
+    by_game = GameStatsOutput(many=True)
+    form = FormOutput(many=True, help_text="the last finished games, newest first")
+    opponents = RivalOutput(many=True, help_text="the players met most")
+    more_opponents = serializers.IntegerField()
+    partners = PartnerOutput(many=True)
+    links = serializers.SerializerMethodField()
+
+    def get_name(self, profile: Any) -> str:
+        return str(self.context["name"])
+
+    @extend_schema_field(serializers.DictField(child=serializers.URLField()))
+    def get_links(self, profile: Any) -> dict[str, str]:
+        pk = profile.player.pk
+        return {name: _url(self.context, f"player-{name}", pk=pk) for name in ("games",)}
