@@ -224,6 +224,53 @@ class UploadRecordOutput(serializers.ModelSerializer[Record]):
         return game_api_url(self.context, record.game_id)
 
 
+class UploadListOutput(serializers.ModelSerializer[Upload]):
+    """An upload in a list: what it is and how far it got (its records: the detail)."""
+
+    name = serializers.CharField(source="original_name")
+    owner = serializers.CharField(source="owner.get_username")
+    url = serializers.SerializerMethodField()
+    counts = serializers.SerializerMethodField()
+    event = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Upload
+        fields = [
+            "id",
+            "url",
+            "name",
+            "owner",
+            "status",
+            "visibility",
+            "created_at",
+            "finished_at",
+            "counts",
+            "event",
+        ]
+
+    def get_url(self, upload: Upload) -> str:
+        return _absolute(self.context, reverse("api:upload-detail", kwargs={"pk": upload.pk}))
+
+    @extend_schema_field(CountsOutput)
+    def get_counts(self, upload: Upload) -> dict[str, int]:
+        return upload_counts(upload)
+
+    @extend_schema_field(EventRefOutput(allow_null=True))
+    def get_event(self, upload: Upload) -> dict[str, Any] | None:
+        event = upload.event
+        return {"id": event.pk, "name": event.name} if event is not None else None
+
+
+def upload_counts(upload: Upload) -> dict[str, int]:
+    return {
+        "found": upload.records_found,
+        "verified": upload.records_verified,
+        "rejected": upload.records_rejected,
+        "incomplete": upload.records_incomplete,
+        "duplicates": upload.records_duplicate,
+    }
+
+
 class UploadOutput(serializers.ModelSerializer[Upload]):
     """The shape the upload page polls: keep it exactly as docs/api.md says."""
 
@@ -251,13 +298,7 @@ class UploadOutput(serializers.ModelSerializer[Upload]):
 
     @extend_schema_field(CountsOutput)
     def get_counts(self, upload: Upload) -> dict[str, int]:
-        return {
-            "found": upload.records_found,
-            "verified": upload.records_verified,
-            "rejected": upload.records_rejected,
-            "incomplete": upload.records_incomplete,
-            "duplicates": upload.records_duplicate,
-        }
+        return upload_counts(upload)
 
     @extend_schema_field(EventRefOutput(allow_null=True))
     def get_event(self, upload: Upload) -> dict[str, Any] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
@@ -14,7 +15,9 @@ from rest_framework.views import APIView
 
 from api.schema import _ERRORS, _THROTTLED
 from records.search import OPTION_PREFIX
+from records.selectors import game_counts
 from records.stats import game_stats
+from replay import registry
 
 _SEAT = inline_serializer(
     "SeatRate",
@@ -82,3 +85,40 @@ class GameStatsApi(APIView):
         }
         stats = game_stats(user=request.user, game=game, players=int(raw), options=options)
         return Response(asdict(stats))
+
+
+_COUNTS = inline_serializer(
+    "GameCount",
+    {
+        "game": serializers.CharField(),
+        "title": serializers.CharField(),
+        "games": serializers.IntegerField(help_text="games you may see, any status"),
+        "url": serializers.URLField(help_text="the game's stats (add ?players=N)"),
+    },
+    many=True,
+)
+
+
+class GameCountsApi(APIView):
+    """GET /api/stats/games/: how many games of each game id you may see."""
+
+    @extend_schema(
+        operation_id="stats_games",
+        tags=["stats"],
+        summary="Games per game id (the home page's counts)",
+        responses={200: _COUNTS, 429: _THROTTLED[429]},
+    )
+    def get(self, request: Request) -> Response:
+        rows = []
+        for row in game_counts(user=request.user):
+            rules = registry.get(row["game"])
+            url = reverse("api:stats-game", kwargs={"game": row["game"] or "-"})
+            rows.append(
+                {
+                    "game": row["game"],
+                    "title": rules.title if rules is not None else row["game"],
+                    "games": row["n"],
+                    "url": request.build_absolute_uri(url),
+                }
+            )
+        return Response(rows)

@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.lists import GamesListApi, kgn_response, ndjson_response
+from api.lists import GamesListApi, ListApi, kgn_response, many, ndjson_response
 from api.renderers import KGN_MEDIA_TYPE, KgnRenderer
 from api.schema import _ERRORS, _INT, _STR, _THROTTLED, _query
 from api.serializers import (
@@ -26,6 +26,7 @@ from api.serializers import (
     GameDetailOutput,
     GameListOutput,
     UploadInput,
+    UploadListOutput,
     UploadOutput,
 )
 from records.models import GameStatus
@@ -37,6 +38,7 @@ from records.selectors import (
     game_record,
     game_records,
     upload_get,
+    upload_list,
     upload_records,
     with_labels,
 )
@@ -176,11 +178,29 @@ class GameDetailApi(APIView):
         return Response(GameDetailOutput(game, context=context).data)
 
 
-class UploadCreateApi(APIView):
-    """POST /api/uploads/ (multipart: file, visibility, event or event_name) -> 201
-    with the upload."""
+class UploadListApi(ListApi):
+    """GET /api/uploads/[?mine=1]: uploads you may see, newest first; POST /api/uploads/
+    (multipart: file, visibility, event or event_name) -> 201 with the upload."""
 
-    permission_classes = [IsAuthenticated]
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        operation_id="uploads_list",
+        tags=["uploads"],
+        summary="Uploads",
+        description="The public uploads and your own, newest first; `mine=1`: only yours.",
+        parameters=[_query("mine", _STR, "`1`: only your own uploads", enum=["0", "1"])],
+        responses={
+            (200, "application/json"): UploadListOutput(many=True),
+            **ndjson_response("the uploads"),
+            (400, "application/json"): _ERRORS[400],
+            (429, "application/json"): _THROTTLED[429],
+        },
+    )
+    def get(self, request: Request) -> HttpResponseBase:
+        uploads = upload_list(user=request.user, mine=request.query_params.get("mine") == "1")
+        return self.listed(request, uploads, many(UploadListOutput, request))
 
     @extend_schema(
         operation_id="uploads_create",

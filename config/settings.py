@@ -267,11 +267,11 @@ KIBITZ_API_USER_RATE = _api_rate("KIBITZ_API_USER_RATE", "600/min")
 KIBITZ_API_UPLOAD_RATE = _api_rate("KIBITZ_API_UPLOAD_RATE", "60/hour")
 
 REST_FRAMEWORK = {
-    # Legacy ``Token <key>`` first (it names the 401's WWW-Authenticate scheme), then
-    # personal API tokens (``Bearer <token>``, accounts.ApiToken), then the site session.
+    # Personal API tokens first (``Bearer <token>``, accounts.ApiToken: it names the
+    # 401's WWW-Authenticate scheme), then legacy ``Token <key>``, then the site session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
         "api.authentication.BearerTokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_THROTTLE_CLASSES": [

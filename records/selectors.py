@@ -151,6 +151,17 @@ def game_counts(*, user: Any) -> QuerySet[Game]:
     return game_list(user=user).order_by().values("game").annotate(n=Count("id")).order_by("game")
 
 
+def upload_list(*, user: Any, mine: bool = False) -> QuerySet[Upload]:
+    """The uploads ``user`` may see (public ones and their own; ``mine``: only their
+    own), newest first, with owner and event.  One query when evaluated."""
+    uploads = Upload.objects.visible_to(user).select_related("owner", "event")
+    if mine:
+        if not getattr(user, "is_authenticated", False):
+            return uploads.none()
+        uploads = uploads.filter(owner=user)
+    return uploads.order_by("-created_at", "-id")
+
+
 def upload_list_public(*, limit: int) -> QuerySet[Upload]:
     """The most recent public uploads (what anyone may see), newest first."""
     return Upload.objects.visible_to(None).order_by("-created_at", "-id")[:limit]

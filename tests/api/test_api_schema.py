@@ -194,7 +194,9 @@ def test_no_get_operation_answers_a_server_error(
         ran.append(operation.path)
         # the run did reach the data: generated requests that found something
         seen = statuses.get(operation.path, [])
-        assert len(seen) >= 10 and 200 in seen, (operation.path, seen)
+        # (an operation without parameters has one request to make)
+        wanted = 10 if raw["paths"][operation.path]["get"].get("parameters") else 1
+        assert len(seen) >= wanted and 200 in seen, (operation.path, seen)
     assert sorted(ran) == sorted(path for path, item in raw["paths"].items() if "get" in item)
     assert {"/api/games/", "/api/games/{id}/", "/api/uploads/{id}/"} <= set(ran)
 

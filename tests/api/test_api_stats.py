@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from records.stats import game_stats
-from tests.conftest import Kgn, make_upload
+from tests.conftest import Kgn, make_upload, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -37,3 +37,21 @@ def test_game_stats_need_a_table_size_and_known_options() -> None:
     assert bad.status_code == 400
     empty = client.get("/api/stats/games/escalation-pierce/?players=3").json()
     assert empty["games"] == 0 and empty["seats"] == [] and empty["scores"] == []
+
+
+def test_game_counts_count_what_the_caller_may_see() -> None:
+    owner = make_user("counter")
+    make_upload(owner=owner, text=Kgn.valid(3, seed=92))
+    make_upload(owner=owner, text=Kgn.valid(2, seed=93), visibility="private")
+    body = Client().get("/api/stats/games/").json()
+    assert body == [
+        {
+            "game": "escalation-pierce",
+            "title": body[0]["title"],
+            "games": 3,
+            "url": "http://testserver/api/stats/games/escalation-pierce/",
+        }
+    ]
+    client = Client()
+    client.force_login(owner)
+    assert client.get("/api/stats/games/").json()[0]["games"] == 5

@@ -51,7 +51,7 @@ def _file(text: str, name: str = "cup.kgn") -> SimpleUploadedFile:
 def test_anonymous_upload_is_refused_with_401(kgn: Any) -> None:
     response = APIClient().post("/api/uploads/", {"file": _file(kgn.valid(1))}, format="multipart")
     assert response.status_code == 401
-    assert response["WWW-Authenticate"] == "Token"
+    assert response["WWW-Authenticate"] == 'Bearer realm="api"'
     assert response.json()["code"] == "not_authenticated"
     assert not Upload.objects.exists()
 
@@ -235,3 +235,23 @@ def test_upload_progress_counts_batches_while_processing(
     assert body["counts"]["found"] == 6 and body["counts"]["verified"] == 2
     assert body["progress"]["batches"] == {"total": 3, "done": 1}
     assert body["progress"]["done"] == 2 and body["progress"]["eta_seconds"] is not None
+
+
+def test_the_upload_list_shows_public_uploads_and_your_own(user_factory: Any, kgn: Any) -> None:
+    from tests.conftest import make_upload
+
+    ann, bob = user_factory("ann"), user_factory("bob")
+    public = make_upload(owner=ann, text=kgn.valid(1, seed=71))
+    hidden = make_upload(owner=bob, text=kgn.valid(1, seed=72), visibility="private")
+    client = APIClient()
+    listed = client.get("/api/uploads/").json()["results"]
+    assert [u["id"] for u in listed] == [public.pk]
+    assert listed[0]["owner"] == "ann" and listed[0]["counts"]["verified"] == 1
+    assert client.get("/api/uploads/", {"mine": "1"}).json()["results"] == []
+    client.force_authenticate(bob)
+    assert [u["id"] for u in client.get("/api/uploads/").json()["results"]] == [
+        hidden.pk,
+        public.pk,
+    ]
+    mine = client.get("/api/uploads/", {"mine": "1"}).json()["results"]
+    assert [u["id"] for u in mine] == [hidden.pk]
