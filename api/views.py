@@ -89,7 +89,7 @@ a 400 naming the parameter.
 Two families of parameters are open-ended and so not listed one by one:
 
 - `opt.<option>=<value>`: games played with that option value (e.g.
-  `opt.take-limit=2`); with `game`, an option the game lacks is a 400.
+  `opt.special-lead=always`); with `game`, an option the game lacks is a 400.
 - `fact.<name>=<value>`, `fact.<name>.min=<n>`, `fact.<name>.max=<n>`: the game's
   searchable facts (needs `game`): a count with `.min` / `.max`, a flag with `yes` /
   `no`, a choice with one of its values, a seat fact with a player's name."""

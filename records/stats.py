@@ -114,7 +114,7 @@ def game_stats(
     *, user: Any, game: str, players: int, options: Mapping[str, str] | None = None
 ) -> GameStats:
     """Stats of the finished (verified) games of ``game`` at tables of ``players``
-    that ``user`` may see, with these option values (``{"take-limit": "2"}``).  Raises
+    that ``user`` may see, with these option values (``{"special-lead": "always"}``).  Raises
     ValidationError for an unknown game, option or value (as the search does).  Cost:
     four aggregate queries, whatever the number of games."""
     filters = {"game": game, "players": str(players), "status": GameStatus.VERIFIED}
