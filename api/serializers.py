@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
@@ -149,10 +150,12 @@ class GameDetailOutput(GameListOutput):
     actions = serializers.SerializerMethodField()
     record = serializers.SerializerMethodField()
     records = serializers.SerializerMethodField()
+    links = serializers.SerializerMethodField()
 
     class Meta(GameListOutput.Meta):
         fields = [
             *GameListOutput.Meta.fields,
+            "links",
             "seats",
             "actions",
             "facts",
@@ -177,6 +180,18 @@ class GameDetailOutput(GameListOutput):
     @extend_schema_field(RecordOutput)
     def get_record(self, game: Game) -> dict[str, Any]:
         return RecordOutput(self.context["record"], context=self.context).data
+
+    @extend_schema_field(serializers.DictField(child=serializers.URLField()))
+    def get_links(self, game: Game) -> dict[str, str]:
+        """Where the rest of the game page's data is: its steps (tables, moves, card
+        history, chart), its record as KGN, the games dealt alike."""
+        url = game_api_url(self.context, game.pk)
+        base = _absolute(self.context, reverse("api:game-list"))
+        return {
+            "steps": _absolute(self.context, reverse("api:game-steps", kwargs={"pk": game.pk})),
+            "kgn": f"{url}?format=kgn",
+            "same_deal": f"{base}?{urlencode({'deal': game.deal})}",
+        }
 
     @extend_schema_field(RecordOutput(many=True))
     def get_records(self, game: Game) -> list[dict[str, Any]]:

@@ -126,6 +126,12 @@ def test_detail_of_a_verified_game(client: APIClient, archive: dict[str, Any]) -
     assert set(first) == {"index", "seat", "move"} and first["index"] == 1
     assert isinstance(first["move"], str) and first["seat"] in "ABCD"
     assert body["url"].endswith(f"/api/games/{game.pk}/")
+    # the rest of the game page's data, one link away
+    links = body["links"]
+    assert client.get(links["steps"]).json()["last"] == game.num_actions
+    assert client.get(links["kgn"]).content.decode() == record.canonical
+    same = client.get(links["same_deal"]).json()["results"]
+    assert game.pk in [g["id"] for g in same]
 
 
 def test_detail_of_a_rejected_game_has_its_error(
