@@ -33,10 +33,10 @@ fmt: setup
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-## make bench: the benchmark suite (see docs/benchmarks.md); ONLY=<name> runs one
+## make bench: the benchmark suite (see docs/performance.md); ONLY=<name> runs one
 bench: setup
-	@echo "The benchmark suite arrives with issue 8 (performance); nothing to run yet." >&2
-	@exit 1
+	@$(PY) -m pip install --quiet -e '.[dev,bench]'
+	$(PY) -m bench $(if $(ONLY),--only $(ONLY))
 
 clean:
 	rm -rf var/ .pytest_cache .ruff_cache .mypy_cache

@@ -68,6 +68,8 @@ else:
             "(or set DEBUG=1 for development)."
         )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+#: route the web benchmark's baseline view (bench/web.py sets it; never in production)
+KIBITZ_BENCH_VIEWS = env_bool("KIBITZ_BENCH_VIEWS", False)
 
 # --- applications --------------------------------------------------------------------
 

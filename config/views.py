@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -11,3 +11,15 @@ def healthz(request: HttpRequest) -> HttpResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return HttpResponse("ok\n", content_type="text/plain")
+
+
+def bench_row(request: HttpRequest, pk: int) -> HttpResponse:
+    """The web benchmark's baseline (bench/web.py; only routed with KIBITZ_BENCH_VIEWS):
+    one row read by primary key, answered with about 2 KB of JSON, through the same
+    middleware and server as every page."""
+    from records.models import Game
+
+    row = Game.objects.filter(pk=pk).values("id", "game", "players_text", "status").first()
+    if row is None:
+        return JsonResponse({"detail": "no such row"}, status=404)
+    return JsonResponse({**row, "padding": "x" * (2048 - len(str(row)))})
