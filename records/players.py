@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from records.models import Fact, Player, Seat, normalise_name
+from records.ratings import ratings_touch
 
 
 def player_ids(names: Iterable[str]) -> dict[str, int]:
@@ -58,8 +59,10 @@ def player_merge(*, source: Player, target: Player) -> Merged:
         raise ValidationError(f"{target} is itself an alias of {target.merged_into}")
     with transaction.atomic():
         names = [source.pk, *Player.objects.filter(merged_into=source).values_list("pk", flat=True)]
+        games = list(Seat.objects.filter(player_id__in=names).values_list("game_id", flat=True))
         moved = Seat.objects.filter(player_id__in=names).update(player=target)
         # seat facts (who went out, the declarer) name the player too
         Fact.objects.filter(player_id__in=names).update(player=target)
         Player.objects.filter(pk__in=names).update(merged_into=target)
+        ratings_touch(game_ids=games)  # their ratings are replayed as the target's
     return Merged(seats=moved)

@@ -69,16 +69,25 @@ def shown_name(player: Player) -> str:
     return (seat_name(text, seat) if text is not None and seat is not None else "") or player.name
 
 
-def player_name(*, user: Any, player: Player) -> str:
+def visible_name(*, user: Any, player: Player) -> str | None:
     """``player``'s name as the first game ``user`` may see writes it (its stored name,
-    the first spelling, may come from an upload the viewer may not see)."""
+    the first spelling, may come from an upload the viewer may not see); None when the
+    viewer may see none of the player's games.  Cost: one query."""
     seat = (
         Seat.objects.filter(player=player, game__in=Game.objects.visible_to(user))
         .order_by("game_id")
         .values_list("game__players_text", "seat")
         .first()
     )
-    return (seat_name(*seat) if seat is not None else "") or player.name
+    if seat is None:
+        return None
+    return seat_name(*seat) or player.name
+
+
+def player_name(*, user: Any, player: Player) -> str:
+    """``player``'s name as the viewer may see it (``visible_name``), else its stored
+    name.  Cost: one query."""
+    return visible_name(user=user, player=player) or player.name
 
 
 def player_get(*, pk: int | str) -> Player:
@@ -276,11 +285,28 @@ def profile_from_results(player: Player, results: list[Result], *, games: int) -
     )
 
 
-def player_profile(*, user: Any, player: Player) -> Profile:
-    """The profile of ``player`` over the games ``user`` may see; Http404 when they may
-    see none (a player is only known through visible games).  Cost: three queries."""
+@dataclass(frozen=True, slots=True)
+class PlayerResults:
+    """A player's visible games: how many (finished or not), and the finished ones."""
+
+    games: int
+    results: list[Result]  # newest first (``game_results``)
+
+
+def player_results(*, user: Any, player: Player) -> PlayerResults:
+    """The games of ``player`` that ``user`` may see, read once for the profile, the
+    form (records/playerform.py) and the like; Http404 when they may see none (a player
+    is only known through visible games).  Cost: three queries (a count, the finished
+    games, their seats)."""
     games = player_games(user=user, player=player)
     count = games.count()
     if not count:
         raise Http404("no such player")
-    return profile_from_results(player, game_results(games), games=count)
+    return PlayerResults(count, game_results(games))
+
+
+def player_profile(*, user: Any, player: Player) -> Profile:
+    """The profile of ``player`` over the games ``user`` may see; Http404 when they may
+    see none.  Cost: three queries (``player_results``)."""
+    found = player_results(user=user, player=player)
+    return profile_from_results(player, found.results, games=found.games)

@@ -20,6 +20,7 @@ from django.db.models import Exists, OuterRef, Q
 from records import facts
 from records.models import Fact, Game, GameStatus, Record, Seat, Upload, Visibility
 from records.players import player_ids
+from records.ratings import ratings_touch
 from replay import ENGINE_VERSION
 from replay.kgn.split import Span
 from replay.pipeline import (
@@ -58,6 +59,7 @@ def store_rows(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     _store_seats(rows, games)
     if upload.visibility == Visibility.PUBLIC:
         Game.objects.filter(id__in=set(games.values()), public=False).update(public=True)
+    ratings_touch(game_ids=games.values())
 
 
 def store_game(row: VerdictRow, *, upload: Upload, replace: bool = False) -> int:
@@ -83,6 +85,7 @@ def store_game(row: VerdictRow, *, upload: Upload, replace: bool = False) -> int
     _store_seats([row], games)
     if upload.visibility == Visibility.PUBLIC:
         Game.objects.filter(pk=game_id, public=False).update(public=True)
+    ratings_touch(game_ids=[game_id])
     return game_id
 
 
@@ -158,6 +161,7 @@ def games_refresh(*, game_ids: Sequence[int]) -> None:
     ).delete()
     public = Record.objects.filter(game_id=OuterRef("pk"), upload__visibility=Visibility.PUBLIC)
     Game.objects.filter(id__in=ids).update(public=Exists(public))
+    ratings_touch(game_ids=ids)
 
 
 # --- rows ----------------------------------------------------------------------------

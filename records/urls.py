@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from records.views import browse, game, matches, people, uploads
+from records.views import browse, game, matches, people, ratings, uploads
 
 app_name = "records"
 
@@ -15,6 +15,9 @@ urlpatterns = [
     path("events/<int:pk>/", people.event_detail, name="event-detail"),
     path("players/", people.player_list_view, name="player-list"),
     path("players/<int:pk>/", people.player_detail, name="player-detail"),
+    path("players/<int:pk>/vs/<int:other>/", people.player_versus_view, name="player-versus"),
+    path("ratings/", ratings.ratings_view, name="ratings"),
+    path("ratings/<str:game>/partners/", ratings.partners_view, name="ratings-partners"),
     path("uploads/new/", uploads.upload_new, name="upload-new"),
     path("uploads/<int:pk>/", uploads.upload_detail, name="upload-detail"),
     re_path(

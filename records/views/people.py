@@ -1,6 +1,7 @@
 """Event and player pages: the event list, an event's standings, cross-table and games,
-the player list and a player's profile.  What they compute is in records/standings.py
-and records/playerstats.py; everything is over what the viewer may see."""
+the player list, a player's profile and two players' head-to-head.  What they compute is
+in records/standings.py, records/playerstats.py, records/playerform.py and
+records/versus.py; everything is over what the viewer may see."""
 
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
+from records.models import Player
+from records.playerform import form_from_results
 from records.playerstats import (
     player_games,
     player_get,
     player_list,
     player_name,
-    player_profile,
+    player_results,
+    profile_from_results,
     shown_name,
 )
 from records.selectors import with_labels
@@ -29,7 +33,11 @@ from records.standings import (
     event_standings,
     event_summaries,
 )
+from records.versus import player_versus, versus_find, versus_games
 from records.views.browse import GAMES_PER_PAGE
+
+#: the longest name the "Compare with" form reads (Player.name's length)
+NAME_LENGTH = 100
 
 
 def _page(request: HttpRequest, items: QuerySet[Any]) -> tuple[Page[Any], Any]:
@@ -79,25 +87,67 @@ def player_list_view(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _visible_target(user: Any, player: Player) -> Player:
+    """The player an alias was merged into (or the player itself), when ``user`` may see
+    one of its games; else Http404, so that a redirect never tells who an alias belongs
+    to."""
+    target = player.merged_into if player.merged_into_id is not None else player
+    assert target is not None
+    if not player_games(user=user, player=target).exists():
+        raise Http404("no such player")
+    return target
+
+
+def _compare(request: HttpRequest, player: Player) -> tuple[str, str, Player | None]:
+    """The "Compare with" form's name, what is wrong with it, and the player it names."""
+    typed = request.GET.get("vs", "").replace("\x00", "").strip()[:NAME_LENGTH]
+    if not typed:
+        return "", "", None
+    other = versus_find(user=request.user, name=typed)
+    if other is None:
+        return typed, f"No player named “{typed}” in the games you can see.", None
+    if other.pk == player.pk:
+        return typed, f"“{typed}” is this player: name someone else.", None
+    return typed, "", other
+
+
 @require_GET
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = player_get(pk=pk)
     if player.merged_into_id is not None:
-        # an alias staff merged: its games are the player's now (when the viewer may see
-        # one; otherwise a 404 like any player without visible games, so that the
-        # redirect never tells who an alias belongs to)
-        target = player.merged_into
-        if not player_games(user=request.user, player=target).exists():
-            raise Http404("no such player")
+        # an alias staff merged: its games are the player's now
+        target = _visible_target(request.user, player)
         return redirect("records:player-detail", pk=target.pk, permanent=False)
-    profile = player_profile(user=request.user, player=player)
+    found = player_results(user=request.user, player=player)
+    compare, compare_error, other = _compare(request, player)
+    if other is not None:
+        return redirect("records:player-versus", pk=player.pk, other=other.pk)
     name = player_name(user=request.user, player=player)
     page, page_range = _games_page(request, player_games(user=request.user, player=player))
     context = {
         "player": player,
         "name": name,
-        "profile": profile,
+        "profile": profile_from_results(player, found.results, games=found.games),
+        "form": form_from_results(player.pk, found.results),
+        "compare": compare,
+        "compare_error": compare_error,
         "page": page,
         "page_range": page_range,
     }
     return render(request, "records/player_detail.html", context)
+
+
+@require_GET
+def player_versus_view(request: HttpRequest, pk: int, other: int) -> HttpResponse:
+    a, b = player_get(pk=pk), player_get(pk=other)
+    if a.merged_into_id is not None or b.merged_into_id is not None:
+        a, b = _visible_target(request.user, a), _visible_target(request.user, b)
+        if a.pk != b.pk:
+            return redirect("records:player-versus", pk=a.pk, other=b.pk)
+    if a.pk == b.pk:
+        _visible_target(request.user, a)
+        return redirect("records:player-detail", pk=a.pk)
+    versus = player_versus(user=request.user, a=a, b=b)
+    page, page_range = _games_page(request, versus_games(user=request.user, a=a, b=b))
+    context = {"versus": versus, "page": page, "page_range": page_range}
+    return render(request, "records/player_versus.html", context)

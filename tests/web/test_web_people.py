@@ -13,7 +13,7 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from records.models import Game, Player, Visibility
+from records.models import Event, Game, Player, Visibility
 from records.players import player_merge
 from tests.conftest import make_user
 from tests.records.test_records_standings import add_game, new_event, upload_in
@@ -56,8 +56,7 @@ def player_id(name: str) -> int:
     return Player.objects.get(name=name).pk
 
 
-@pytest.fixture
-def club():
+def make_club() -> Event:
     """A public event with three Pierce games and a Knizia one, and a private upload of
     its organiser in it (one more Pierce game)."""
     event = new_event("Club Cup", make_user("org"))
@@ -69,6 +68,11 @@ def club():
     private = upload_in(event, visibility=Visibility.PRIVATE)
     add_game(private, [("Bob", 50), ("Ann", 1), ("Secret", 0)], date="2024.06.30")
     return event
+
+
+@pytest.fixture
+def club() -> Event:
+    return make_club()
 
 
 # --- events ----------------------------------------------------------------------------
@@ -217,9 +221,11 @@ def test_player_page_shows_stats_form_opponents_and_games(club):
     assert [
         text(r) for r in re.findall(r"<tr><th scope=\"row\">.*?</tr>", opponents, flags=re.S)
     ] == [
-        "Cid 3 2 1 0",
-        "Bob 2 1 1 0",
+        "Cid 3 2 1 0 vs Cid: head-to-head",
+        "Bob 2 1 1 0 vs Bob: head-to-head",
     ]
+    ann, cid = player_id("Ann"), player_id("Cid")
+    assert f'href="/players/{ann}/vs/{cid}/"' in opponents
     assert "Secret" not in body
     assert body_rows(section(body, "player-game-list")) == 4
 
@@ -235,10 +241,11 @@ def test_player_page_lists_partners_in_team_games():
     assert [
         text(r) for r in re.findall(r"<tr><th scope=\"row\">.*?</tr>", partners, flags=re.S)
     ] == [
-        "Cid 2 1 1",
-        "Eve 2 1 1",
+        "Cid 2 1 1 vs Cid: head-to-head",
+        "Eve 2 1 1 vs Eve: head-to-head",
     ]
     assert row_names(section(body, "opponents")) == ["Bob", "Dee", "Fay"]
+    assert f'href="/players/{player_id("Ann")}/vs/{player_id("Cid")}/"' in partners
     marks = re.findall(r'href="/games/\d+/"[^>]*>(\w+)</a>', section(body, "form"))
     assert marks == ["D", "W"]
 
@@ -289,3 +296,92 @@ def test_a_name_first_spelled_in_a_private_upload_shows_as_visible_games_write_i
         body = get(url)
         assert "secretCASE" not in body, url
         assert "Zoe Secretcase" in body, url
+
+
+# --- streaks, best and worst games -----------------------------------------------------
+
+
+def game_pk(players_text: str) -> int:
+    return Game.objects.get(players_text=players_text).pk
+
+
+def links(html: str) -> list[int]:
+    """The game ids an HTML snippet links to, in order."""
+    return [int(pk) for pk in re.findall(r'href="/games/(\d+)/"', html)]
+
+
+def game_row(table_html: str, game: str) -> str:
+    found = re.search(rf'<tr data-game="{game}">.*?</tr>', table_html, flags=re.S)
+    assert found, f"no row for {game!r}"
+    return found.group(0)
+
+
+def test_player_page_shows_streaks_in_stored_order(club):
+    g1, g2 = game_pk("Ann; Bob; Cid"), game_pk("Bob; Ann")
+    g3, g4 = game_pk("Ann; Cid"), game_pk("Cid; Ann")  # g4: Knizia, the lowest score wins
+    streaks = section(get(f"/players/{player_id('Ann')}/"), "streaks")
+    overall = game_row(streaks, "")  # W L W L, oldest first
+    expected = f"All games 1 loss ( game #{g4} ) 1 win ( game #{g3} ) 1 loss ( game #{g4} )"
+    assert text(overall) == expected
+    assert links(overall) == [g4, g3, g4]
+    pierce = game_row(streaks, "escalation-pierce")  # W L W
+    assert text(pierce).startswith("Escalation (Charles Pierce) 1 win")
+    assert links(pierce) == [g3, g3, g2]
+    assert g1 not in links(streaks)  # its run of one win is older than g3's
+    # the organiser also sees their private game, a loss: the current run is two losses
+    owner = Client()
+    owner.force_login(club.owner)
+    mine = game_row(section(get(f"/players/{player_id('Ann')}/", owner), "streaks"), "")
+    secret = game_pk("Bob; Ann; Secret")
+    assert text(mine).startswith(f"All games 2 losses ( game #{g4} – game #{secret} )")
+
+
+def test_player_page_shows_best_and_worst_games_and_why(club):
+    body = get(f"/players/{player_id('Ann')}/")
+    table = section(body, "best-worst")
+    pierce = game_row(table, "escalation-pierce")
+    assert text(pierce) == (
+        "Escalation (Charles Pierce) 1st of 2 with 20, 20 clear of the next seat "
+        "2nd of 2 with 8, 2 short of the top score"
+    )
+    assert links(pierce) == [game_pk("Ann; Cid"), game_pk("Bob; Ann")]
+    knizia = game_row(table, "escalation-knizia")  # Cid 3, Ann 9: the lowest wins
+    assert text(knizia) == (
+        "Escalation! (Reiner Knizia) lowest score wins 2nd of 2 with 9, 6 short of the top "
+        "score only one game"
+    )
+    assert "lowest score wins" not in text(pierce)
+
+
+def test_team_games_best_and_worst_are_the_latest_win_and_loss():
+    event = new_event("Wild Club")
+    six = [(n, None) for n in ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")]
+    up = upload_in(event)
+    won = add_game(up, six, game="wild-escape", result="offense-win", winners=[0, 2, 4])
+    lost = add_game(up, six, game="wild-escape", result="defense-win", winners=[1, 3, 5])
+    add_game(up, six, game="wild-escape", result="draw", winners=[])
+    body = get(f"/players/{player_id('Ann')}/")
+    row = game_row(section(body, "best-worst"), "wild-escape")
+    assert text(row) == "Wild Escape (Da Guai Lu Zi) team won team lost"
+    assert links(row) == [won.pk, lost.pk]
+    streak = game_row(section(body, "streaks"), "wild-escape")  # W L D: the draw ends it
+    assert text(streak).startswith("Wild Escape (Da Guai Lu Zi) — 1 win")
+
+
+def test_the_player_page_costs_the_same_whatever_the_number_of_games():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    up = upload_in(new_event("Cost Cup"))
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            get(f"/players/{player_id('Ann')}/")
+        return len(captured.captured_queries)
+
+    for k in range(3):
+        add_game(up, [("Ann", k), ("Bob", 5), ("Cid", 1)])
+    few = queries()
+    for k in range(30):
+        add_game(up, [("Ann", k), ("Bob", 5), ("Cid", 1)], game="escalation-knizia")
+    assert queries() == few

@@ -41,6 +41,8 @@ def _urls() -> list[str]:
         reverse("records:match-list"),
         reverse("records:event-list"),
         reverse("records:player-list"),
+        reverse("records:ratings"),
+        reverse("records:ratings-partners", args=["wild-escape"]),
         reverse("accounts:login"),
         reverse("accounts:signup"),
     ]
@@ -51,6 +53,9 @@ def _urls() -> list[str]:
     urls.append(reverse("records:upload-detail", args=[Upload.objects.first().pk]))
     urls.append(reverse("records:event-detail", args=[Event.objects.first().pk]))
     urls.append(reverse("records:player-detail", args=[Player.objects.first().pk]))
+    team_seats = list(Game.objects.filter(game="wild-escape").order_by("pk")[0].seats.all())
+    pair = [team_seats[0].player_id, team_seats[2].player_id]  # seats A and C: partners
+    urls.append(reverse("records:player-versus", args=pair))
     match = Record.objects.exclude(match="").select_related("upload").first()
     if match is not None:
         urls.append(reverse("records:match-detail", args=[match.upload.event_id, match.match]))
