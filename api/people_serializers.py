@@ -292,4 +292,5 @@ class PlayerDetailOutput(serializers.Serializer[Any]):
     @extend_schema_field(serializers.DictField(child=serializers.URLField()))
     def get_links(self, profile: Any) -> dict[str, str]:
         pk = profile.player.pk
-        return {name: _url(self.context, f"player-{name}", pk=pk) for name in ("games",)}
+        names = ("games", "stats", "ratings")
+        return {name: _url(self.context, f"player-{name}", pk=pk) for name in names}

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import people, replay, stats, views
+from api import people, player_stats, ratings, replay, stats, views
 
 app_name = "api"
 
@@ -19,6 +19,29 @@ urlpatterns = [
     path("players/", people.PlayerListApi.as_view(), name="player-list"),
     path("players/<int:pk>/", people.PlayerDetailApi.as_view(), name="player-detail"),
     path("players/<int:pk>/games/", people.PlayerGamesApi.as_view(), name="player-games"),
+    path("players/<int:pk>/stats/", player_stats.PlayerStatsApi.as_view(), name="player-stats"),
+    path(
+        "players/<int:pk>/ratings/",
+        player_stats.PlayerRatingsApi.as_view(),
+        name="player-ratings",
+    ),
+    path(
+        "players/<int:pk>/vs/<int:other>/",
+        player_stats.PlayerVersusApi.as_view(),
+        name="player-versus",
+    ),
+    path(
+        "players/<int:pk>/vs/<int:other>/games/",
+        player_stats.PlayerVersusGamesApi.as_view(),
+        name="player-versus-games",
+    ),
+    path("ratings/", ratings.RatingBoardsApi.as_view(), name="rating-list"),
+    path("ratings/<str:game>/", ratings.LeaderboardApi.as_view(), name="rating-board"),
+    path(
+        "ratings/<str:game>/partners/",
+        ratings.PartnershipsApi.as_view(),
+        name="rating-partners",
+    ),
     path("stats/games/", stats.GameCountsApi.as_view(), name="stats-games"),
     path("stats/games/<str:game>/", stats.GameStatsApi.as_view(), name="stats-game"),
     # the OpenAPI 3 schema (YAML; ?format=json for JSON) and its Swagger UI, whose

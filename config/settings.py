@@ -345,6 +345,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE = {
     "sweep-uploads": {"task": "records.tasks.sweep_uploads", "schedule": 60.0},
+    "sweep-ratings": {"task": "records.tasks.sweep_ratings", "schedule": 60.0},
 }
 
 # --- logging -------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from django.db.models import Count, F, FloatField, QuerySet, Window
+from django.db.models import Count, F, FloatField, Q, QuerySet, Window
 from django.db.models.functions import Cast, RowNumber
 
 from records.models import (
@@ -80,15 +80,28 @@ def player_ratings(*, player: Player) -> list[Rating]:
     return list(Rating.objects.filter(player=player).order_by("kind"))
 
 
-def leaderboard(*, game: str, min_games: int = 1) -> QuerySet[Rating]:
+def board_rows(*, game: str, min_games: int = 1) -> QuerySet[Rating]:
     """The ratings of game id ``game`` of players with at least ``min_games`` rated
-    games, best ordinal (mu − 3·sigma) first, ties by player id, each with ``rank``
-    (1-based, over the whole filtered board).  Slice or page it: one query a page
-    (the board's index serves the order), plus a count for a paginator."""
-    return (
-        Rating.objects.filter(kind=game, games__gte=min_games, player__merged_into__isnull=True)
-        .annotate(rank=Window(RowNumber(), order_by=[F("ordinal").desc(), F("player_id").asc()]))
-        .order_by("-ordinal", "player_id")
+    games, best ordinal (mu − 3·sigma) first, ties by player id: a total order the
+    board's index serves, so the API pages it by keyset."""
+    return Rating.objects.filter(
+        kind=game, games__gte=min_games, player__merged_into__isnull=True
+    ).order_by("-ordinal", "player_id")
+
+
+def board_rank(rows: QuerySet[Rating], first: Rating) -> int:
+    """The 1-based rank of ``first`` on the board ``rows`` (from :func:`board_rows`):
+    one indexed count of the rows ahead of it."""
+    ahead = Q(ordinal__gt=first.ordinal) | Q(ordinal=first.ordinal, player_id__lt=first.player_id)
+    return rows.filter(ahead).count() + 1
+
+
+def leaderboard(*, game: str, min_games: int = 1) -> QuerySet[Rating]:
+    """:func:`board_rows`, each with ``rank`` (1-based, over the whole filtered board).
+    Slice or page it: one query a page (the board's index serves the order), plus a
+    count for a paginator."""
+    return board_rows(game=game, min_games=min_games).annotate(
+        rank=Window(RowNumber(), order_by=[F("ordinal").desc(), F("player_id").asc()])
     )
 
 

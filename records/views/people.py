@@ -24,6 +24,7 @@ from records.playerstats import (
     profile_from_results,
     shown_name,
 )
+from records.rating_chart import player_ratings_context
 from records.selectors import with_labels
 from records.standings import (
     MAX_CROSS_PLAYERS,
@@ -133,6 +134,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "compare_error": compare_error,
         "page": page,
         "page_range": page_range,
+        **player_ratings_context(user=request.user, player=player),
     }
     return render(request, "records/player_detail.html", context)
 

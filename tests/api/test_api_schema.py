@@ -4,6 +4,7 @@ the running API checked against the schema by schemathesis (no server errors).""
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 from typing import Any
 
@@ -19,12 +20,14 @@ from rest_framework.test import APIClient
 from schemathesis.checks import not_a_server_error
 
 from records.models import Seat, Visibility
+from records.ratings import ratings_update
 from replay.generate import generate_matches
 
 #: /api/ routes that are not operations of the API itself
 NOT_OPERATIONS = {"schema", "docs", "not-found"}
 #: generated requests per GET operation (keeps the live run well under a minute)
 EXAMPLES = 25
+WILD = "wild-escape"
 
 
 def _schema() -> dict[str, Any]:
@@ -138,7 +141,16 @@ def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, list[
     private = upload_factory(owner=owner, text=kgn.valid(1, seed=42), visibility=Visibility.PRIVATE)
     match = kgn.write(list(generate_matches("escalation-knizia", count=1, seed=43, event="Cup")))
     cup = upload_factory(owner=owner, text=match)
-    uploads = (public, private, cup)
+    teams = upload_factory(owner=owner, text=kgn.write(kgn.records(2, seed=44, game=WILD)))
+    uploads = (public, private, cup, teams)
+    for game in ("escalation-pierce", "escalation-knizia", WILD):
+        ratings_update(game=game)
+    players = list(Seat.objects.values_list("player_id", flat=True).distinct())
+    met = Seat.objects.filter(game__public=True).values_list("game_id", "player_id")
+    by_game: dict[int, list[int]] = {}
+    for game_id, player_id in met:
+        by_game.setdefault(game_id, []).append(player_id)
+    pairs = [{"id": a, "other": b} for ids in by_game.values() for a, b in itertools.pairwise(ids)]
     return {
         **{
             path: [{"id": r.game_id} for u in uploads for r in u.records.all()]
@@ -149,9 +161,13 @@ def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, list[
         "/api/events/{id}/games/": [{"id": u.event_id} for u in uploads if u.event_id],
         "/api/matches/{event}/{key}/": [{"event": str(cup.event_id), "key": "M1"}],
         **{
-            path: [{"id": pk} for pk in Seat.objects.values_list("player_id", flat=True)]
-            for path in ("/api/players/{id}/", "/api/players/{id}/games/")
+            f"/api/players/{{id}}/{tail}": [{"id": pk} for pk in players]
+            for tail in ("", "games/", "stats/", "ratings/")
         },
+        "/api/players/{id}/vs/{other}/": pairs,
+        "/api/players/{id}/vs/{other}/games/": pairs,
+        "/api/ratings/{game}/": [{"game": g} for g in ("escalation-pierce", WILD)],
+        "/api/ratings/{game}/partners/": [{"game": WILD}],
     }
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -29,6 +30,7 @@ def _archive() -> dict[str, Any]:
     for n, game in enumerate(registry.KNOWN_GAMES):
         records = Kgn.records(3, seed=80 + n, game=game, event=f"Quality Cup {n}")
         make_upload(owner=owner, text=Kgn.write(records), name=f"{game}.kgn")
+    call_command("ratings")  # what the worker's update_ratings does after each batch
     return {"owner": owner}
 
 

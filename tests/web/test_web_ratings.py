@@ -139,6 +139,23 @@ def test_the_chart_hides_games_the_viewer_may_not_see() -> None:
     assert (anon.total, mine.total) == (1, 2)
 
 
+def test_the_player_page_draws_a_chart_per_rated_game() -> None:
+    _pierce_archive()
+    _wild_archive()
+    html = Client().get(f"/players/{pid('Ann')}/").content.decode()
+    assert html.count('class="chart rating-chart"') == 2
+    for game in (PIERCE, WILD):
+        assert f'id="rating-chart-{game}"' in html
+    ann = Rating.objects.get(player_id=pid("Ann"), kind=PIERCE)
+    assert f"after {ann.games} rated games" in html
+    # a player with no rated game has no ratings section
+    up = upload_at(T0, visibility="private", owner=make_user())
+    add_game(up, ["Zed", "Yul"], [1, 0], date="2024.05.09")
+    client = Client()
+    client.force_login(up.owner)
+    assert 'id="ratings"' not in client.get(f"/players/{pid('Zed')}/").content.decode()
+
+
 def test_a_long_history_shows_its_last_games() -> None:
     up = upload_at(T0)
     for k in range(MAX_POINTS + 5):
@@ -168,6 +185,7 @@ def test_the_rating_pages_are_valid_html(tmp_path: Path) -> None:
         "pairs": client.get(f"/ratings/{WILD}/partners/").content,
         "teams": client.get(f"/ratings/{WILD}/partners/", {"size": 3}).content,
     }
+    pages["player"] = client.get(f"/players/{pid('Ann')}/").content
     context = player_ratings_context(user=AnonymousUser(), player=Player.objects.get(key="ann"))
     partial = render_to_string("records/_ratings.html", context)
     pages["chart"] = (
@@ -208,4 +226,8 @@ def test_the_rating_pages_pass_axe_and_the_picker_switches_games(
     problems += [f"partners: {p}" for p in _axe(page)]
     first = page.locator("#partnerships tbody tr").first.locator("th").inner_text()
     assert "Ann" in first and "Cid" in first
+    page.click("#partnerships tbody tr >> nth=0 >> a:has-text('Ann')")
+    page.wait_for_url(re.compile(rf"/players/{pid('Ann')}/$"))
+    assert page.locator(f"#rating-chart-{WILD} polyline").count() == 2
+    problems += [f"player: {p}" for p in _axe(page)]
     assert not problems, "\n".join(problems)

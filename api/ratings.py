@@ -1,0 +1,142 @@
+"""API views for ratings: the rated game ids with how fresh each is, a leaderboard per
+game id and the partnerships of team games.  Thin views over records.ratingstats; the
+rating tables hold only what public games give, so every caller sees the same."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.http import Http404, HttpResponseBase
+from drf_spectacular.utils import extend_schema
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.lists import ListApi, ndjson_response
+from api.schema import _ERRORS, _INT, _STR, _THROTTLED, _query
+from api.stats_serializers import BoardOutput, BoardRowOutput, PartnershipOutput
+from records.ratingstats import (
+    PARTNER_ORDERS,
+    board_rank,
+    board_rows,
+    partnership_rows,
+    partnerships,
+    rated_games,
+    team_game,
+)
+from replay import registry
+
+#: the largest "at least N games" filter
+MAX_MIN_GAMES = 1_000_000
+_LIST_ERRORS = {
+    (400, "application/json"): _ERRORS[400],
+    (404, "application/json"): _ERRORS[404],
+    (429, "application/json"): _THROTTLED[429],
+}
+_MIN = _query("min", _INT, "only players (or partnerships) with at least this many rated games")
+
+
+def _whole(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name, "")
+    if raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationError({name: f"{raw!r} is not a whole number"}) from None
+    if not low <= value <= high:
+        raise ValidationError({name: f"must be from {low} to {high}"})
+    return value
+
+
+def _known(game: str) -> str:
+    if registry.get(game) is None:
+        raise Http404("no such game")
+    return game
+
+
+class RatingBoardsApi(APIView):
+    """GET /api/ratings/: the rated game ids."""
+
+    @extend_schema(
+        operation_id="ratings_list",
+        tags=["ratings"],
+        summary="Rated game ids",
+        description="Each game id with rated games: how many games and players, when its "
+        "ratings last changed and how many changes wait in the queue.",
+        responses={200: BoardOutput(many=True), **_THROTTLED},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(BoardOutput(rated_games(), many=True, context={"request": request}).data)
+
+
+class LeaderboardApi(ListApi):
+    """GET /api/ratings/{game}/: the leaderboard of a game id."""
+
+    @extend_schema(
+        operation_id="ratings_leaderboard",
+        tags=["ratings"],
+        summary="A game id's leaderboard",
+        description="Players by their ordinal (mu − 3·sigma), best first, ties by player "
+        "id; `rank` counts over the whole filtered board.",
+        parameters=[_MIN],
+        responses={
+            (200, "application/json"): BoardRowOutput(many=True),
+            **ndjson_response("the board"),
+            **_LIST_ERRORS,
+        },
+    )
+    def get(self, request: Request, game: str) -> HttpResponseBase:
+        rows = board_rows(game=_known(game), min_games=_whole(request, "min", 1, 1, MAX_MIN_GAMES))
+
+        def serialize(page: Sequence[Any]) -> Any:
+            if page:
+                first = board_rank(rows, page[0])
+                for n, rating in enumerate(page):
+                    rating.rank = first + n
+            return BoardRowOutput(page, many=True, context={"request": request}).data
+
+        return self.listed(request, rows, serialize)
+
+
+class PartnershipsApi(ListApi):
+    """GET /api/ratings/{game}/partners/: the partnerships of a team game."""
+
+    @extend_schema(
+        operation_id="ratings_partners",
+        tags=["ratings"],
+        summary="A team game's partnerships",
+        description="Pairs of partners (`size=2`) or whole teams, with the rated games "
+        "they played together, won and drew: most games first, or best win rate first "
+        "(`order=win`).",
+        parameters=[
+            _query("size", _INT, "members: 2 for pairs (the default), a team's size for teams"),
+            _query("order", _STR, "games (the default) or win", enum=list(PARTNER_ORDERS)),
+            _MIN,
+        ],
+        responses={
+            (200, "application/json"): PartnershipOutput(many=True),
+            **ndjson_response("the partnerships"),
+            **_LIST_ERRORS,
+        },
+    )
+    def get(self, request: Request, game: str) -> HttpResponseBase:
+        if not team_game(_known(game)):
+            raise Http404("that game has no teams")
+        order = request.query_params.get("order", "") or "games"
+        if order not in PARTNER_ORDERS:
+            raise ValidationError({"order": f"one of {', '.join(PARTNER_ORDERS)}"})
+        found = partnerships(
+            game=game,
+            size=_whole(request, "size", 2, 2, 8),
+            min_games=_whole(request, "min", 1, 1, MAX_MIN_GAMES),
+            order=order,
+        )
+
+        def serialize(page: Sequence[Any]) -> Any:
+            rows = partnership_rows(list(page), game=game)
+            return PartnershipOutput(rows, many=True, context={"request": request}).data
+
+        return self.listed(request, found, serialize)
