@@ -115,7 +115,7 @@ def test_the_chart_partial_draws_every_visible_rated_game() -> None:
     (chart,) = context["rating_charts"]
     assert (chart.game, chart.total, len(chart.rows)) == (PIERCE, 5, 5)
     html = render_to_string("records/_ratings.html", context)
-    assert html.count("<circle ") == 5
+    assert html.count("<circle ") == 10  # a dot on each line per game
     mu = re.search(r'<polyline points="([^"]+)"[^>]*data-series="mu"', html)
     assert mu is not None and len(mu[1].split()) == 5
     table = html.split("<tbody>", 1)[1]
