@@ -12,11 +12,6 @@ from records.models import Game, GameStatus, Visibility
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def client() -> APIClient:
-    return APIClient()
-
-
 def count(client: APIClient, params: dict[str, Any] | None = None) -> int:
     """How many games the list holds (one page: these archives are small)."""
     body = client.get("/api/games/", {**(params or {}), "page_size": 200}).json()

@@ -19,11 +19,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client() -> APIClient:
-    return APIClient()
-
-
-@pytest.fixture
 def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, Any]:
     owner = user_factory("owner")
     upload = upload_factory(owner=owner, text=kgn.valid(9, seed=51, event="Open"))

@@ -22,11 +22,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client() -> APIClient:
-    return APIClient()
-
-
-@pytest.fixture
 def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, Any]:
     owner, other = user_factory("owner"), user_factory("other")
     open_ = upload_factory(owner=owner, text=kgn.valid(6, seed=61, players=3, event="Open"))

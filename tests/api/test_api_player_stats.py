@@ -23,11 +23,6 @@ PIERCE, WILD = "escalation-pierce", "wild-escape"
 
 
 @pytest.fixture
-def client() -> APIClient:
-    return APIClient()
-
-
-@pytest.fixture
 def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, Any]:
     owner, other = user_factory("owner"), user_factory("other")
     public = upload_factory(owner=owner, text=kgn.valid(12, seed=71, players=3, event="Open"))
