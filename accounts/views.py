@@ -5,10 +5,14 @@ them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -18,6 +22,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import ApiTokenForm, SignUpForm
 from accounts.models import ApiToken
+from accounts.throttle import (
+    client_ip,
+    login_failed,
+    login_succeeded,
+    login_wait,
+    signup_limit,
+)
 
 SIGNUP_TEMPLATE = "accounts/signup.html"
 TOKENS_TEMPLATE = "accounts/tokens.html"
@@ -33,16 +44,64 @@ def _next_url(request: HttpRequest) -> str:
     return str(settings.LOGIN_REDIRECT_URL)
 
 
+def _wait_words(seconds: int) -> str:
+    minutes = -(-seconds // 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def _throttled(response: HttpResponse, seconds: int) -> HttpResponse:
+    response.status_code = 429
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+class LoginView(auth_views.LoginView):
+    """django.contrib.auth's log-in, with failed attempts counted per client IP and per
+    username (accounts/throttle.py): past the rate, a 429 that says how long to wait,
+    without checking the password."""
+
+    redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        username = str(request.POST.get("username", ""))[:150]
+        wait = login_wait(request, username)
+        if wait:
+            form = self.get_form()
+            form.errors.clear()
+            form.add_error(None, f"Too many failed log-ins. Try again in {_wait_words(wait)}.")
+            return _throttled(self.render_to_response(self.get_context_data(form=form)), wait)
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        login_succeeded(form.get_user().get_username())
+        return super().form_valid(form)
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        login_failed(self.request, str(self.request.POST.get("username", ""))[:150])
+        return super().form_invalid(form)
+
+
 @sensitive_post_parameters("password1", "password2")
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(_next_url(request))
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(_next_url(request))
-    return render(request, SIGNUP_TEMPLATE, {"form": form, "next": _next_url(request)})
+    context = {"form": form, "next": _next_url(request)}
+    if request.method == "POST":
+        wait = signup_limit().wait(client_ip(request))
+        if wait:
+            form.is_valid()  # bound: show what was typed, refuse it
+            form.errors.clear()
+            form.add_error(
+                None, f"Too many new accounts from here. Try again in {_wait_words(wait)}."
+            )
+            return _throttled(render(request, SIGNUP_TEMPLATE, context), wait)
+        if form.is_valid():
+            user = form.save()
+            signup_limit().hit(client_ip(request))
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(_next_url(request))
+    return render(request, SIGNUP_TEMPLATE, context)
 
 
 @never_cache

@@ -13,6 +13,7 @@ else has to run; DATABASE_URL and CELERY_BROKER_URL switch to PostgreSQL and Red
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -267,6 +268,26 @@ KIBITZ_API_ANON_RATE = _api_rate("KIBITZ_API_ANON_RATE", "120/min")
 KIBITZ_API_USER_RATE = _api_rate("KIBITZ_API_USER_RATE", "600/min")
 #: uploads created (POST /api/uploads/) per user, on top of the user rate
 KIBITZ_API_UPLOAD_RATE = _api_rate("KIBITZ_API_UPLOAD_RATE", "60/hour")
+
+
+def _form_rate(name: str, default: str) -> str | None:
+    """A throttle rate of the account forms (accounts/throttle.py): ``<count>/<n><unit>``
+    with unit s, min, hour or day (e.g. ``10/15min``), or ``off``."""
+    value = env_str(name, default).strip().lower()
+    if value in ("off", "none", "0"):
+        return None
+    if not re.fullmatch(r"[1-9]\d*/\d*(s|sec|m|min|h|hour|day)", value):
+        raise ImproperlyConfigured(
+            f"{name} must be a rate such as 10/15min (count/[n]s|min|hour|day) or off; "
+            f"got {value!r}."
+        )
+    return value
+
+
+#: failed log-ins per client IP and, separately, per username, in a window
+KIBITZ_LOGIN_FAILURE_RATE = _form_rate("KIBITZ_LOGIN_FAILURE_RATE", "10/15min")
+#: accounts created per client IP
+KIBITZ_SIGNUP_RATE = _form_rate("KIBITZ_SIGNUP_RATE", "20/hour")
 
 REST_FRAMEWORK = {
     # Personal API tokens first (``Bearer <token>``, accounts.ApiToken: it names the

@@ -73,3 +73,69 @@ def test_wrong_password_is_refused(user_factory: Callable[..., Any]) -> None:
     response = Client().post("/accounts/login/", {"username": "dirk", "password": "wrong"})
     assert response.status_code == 200
     assert "Please enter a correct username and password" in response.content.decode()
+
+
+def _fail(client: Client, username: str, ip: str = "10.0.0.1") -> Any:
+    return client.post(
+        "/accounts/login/", {"username": username, "password": "wrong"}, REMOTE_ADDR=ip
+    )
+
+
+def test_failed_logins_are_throttled_per_username_and_per_address(
+    user_factory: Callable[..., Any], settings: Any
+) -> None:
+    settings.KIBITZ_LOGIN_FAILURE_RATE = "3/15min"
+    user_factory("erin", password=PASSWORD)
+    client = Client()
+    # one name tried from three addresses: the fourth try is refused, right password or not
+    for ip in ("10.0.0.1", "10.0.0.2", "10.0.0.3"):
+        assert _fail(client, "erin", ip).status_code == 200
+    refused = client.post(
+        "/accounts/login/", {"username": "Erin", "password": PASSWORD}, REMOTE_ADDR="10.0.0.4"
+    )
+    assert refused.status_code == 429 and 0 < int(refused["Retry-After"]) <= 900
+    assert "Too many failed log-ins. Try again in" in refused.content.decode()
+    assert not _session_user(client).is_authenticated
+    # many names from one address: the address is stopped too
+    for name in ("a1", "a2", "a3"):
+        assert _fail(client, name, "10.9.9.9").status_code == 200
+    assert _fail(client, "a4", "10.9.9.9").status_code == 429
+    # another address, another name: not affected
+    user_factory("fern", password=PASSWORD)
+    ok = client.post(
+        "/accounts/login/", {"username": "fern", "password": PASSWORD}, REMOTE_ADDR="10.5.5.5"
+    )
+    assert ok.status_code == 302
+
+
+def test_a_right_password_clears_the_names_failures(
+    user_factory: Callable[..., Any], settings: Any
+) -> None:
+    settings.KIBITZ_LOGIN_FAILURE_RATE = "3/15min"
+    user_factory("gale", password=PASSWORD)
+    client = Client()
+    for ip in ("10.1.0.1", "10.1.0.2"):
+        _fail(client, "gale", ip)
+    ok = client.post(
+        "/accounts/login/", {"username": "gale", "password": PASSWORD}, REMOTE_ADDR="10.1.0.3"
+    )
+    assert ok.status_code == 302
+    client.post("/accounts/logout/")
+    for ip in ("10.1.0.4", "10.1.0.5"):
+        assert _fail(client, "gale", ip).status_code == 200  # counting from nothing again
+
+
+def test_signups_are_throttled_per_address(settings: Any) -> None:
+    settings.KIBITZ_SIGNUP_RATE = "2/hour"
+
+    def signup(name: str, ip: str) -> Any:
+        data = {"username": name, "password1": PASSWORD, "password2": PASSWORD}
+        return Client().post("/accounts/signup/", data, REMOTE_ADDR=ip)
+
+    assert signup("h1", "10.2.0.1").status_code == 302
+    assert signup("h2", "10.2.0.1").status_code == 302
+    refused = signup("h3", "10.2.0.1")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) <= 3600
+    assert "Too many new accounts from here" in refused.content.decode()
+    assert not get_user_model().objects.filter(username="h3").exists()
+    assert signup("h3", "10.2.0.2").status_code == 302
