@@ -11,7 +11,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import APIException, NotAuthenticated, NotFound, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -30,6 +30,7 @@ from api.serializers import (
     UploadOutput,
 )
 from records.models import GameStatus
+from records.removal import UploadBusy, upload_delete
 from records.search import PLAYER_MODES, SORTS
 from records.selectors import (
     game_actions,
@@ -258,6 +259,38 @@ class UploadDetailApi(APIView):
         )
         context = {"request": request, "records": records}
         return Response(UploadOutput(upload, context=context).data)
+
+    @extend_schema(
+        operation_id="uploads_destroy",
+        tags=["uploads"],
+        summary="Delete an upload",
+        description="Only its uploader (or staff).  Its records go; a game no other upload "
+        "holds goes with them; ratings are recomputed.  Not while it is being verified "
+        "(409): delete it when its status is `done` or `failed`.",
+        responses={
+            204: OpenApiResponse(description="deleted"),
+            401: OpenApiResponse(ErrorOutput, description="no credentials"),
+            403: OpenApiResponse(ErrorOutput, description="not the uploader"),
+            404: _ERRORS[404],
+            409: OpenApiResponse(ErrorOutput, description="still being verified"),
+            **_THROTTLED,
+        },
+    )
+    def delete(self, request: Request, pk: int) -> Response:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        upload = upload_get(user=request.user, pk=pk)
+        try:
+            upload_delete(user=request.user, upload=upload)
+        except UploadBusy as exc:
+            raise Busy(str(exc)) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class Busy(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "the upload is still being verified"
+    default_code = "busy"
 
 
 #: records one upload response carries at most (page through with records_from)

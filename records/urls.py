@@ -20,6 +20,7 @@ urlpatterns = [
     path("ratings/<str:game>/partners/", ratings.partners_view, name="ratings-partners"),
     path("uploads/new/", uploads.upload_new, name="upload-new"),
     path("uploads/<int:pk>/", uploads.upload_detail, name="upload-detail"),
+    path("uploads/<int:pk>/delete/", uploads.upload_delete_view, name="upload-delete"),
     re_path(
         r"^uploads/(?P<pk>[0-9]+)/report\.(?P<fmt>json|csv)$",
         uploads.upload_report,

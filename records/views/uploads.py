@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
@@ -15,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from records import reports
 from records.forms import UploadForm
 from records.models import GameStatus, UploadStatus
+from records.removal import UploadBusy, may_delete, upload_delete
 from records.selectors import events_owned, upload_get, upload_records
 from records.services import event_pick, upload_create
 
@@ -72,6 +74,7 @@ def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "records_from": start,
         "records_limit": RECORDS_PER_PAGE,
         "busy": upload.status in UPLOAD_BUSY,
+        "may_delete": may_delete(user=request.user, upload=upload),
         "checked": done,
         "api_url": reverse("api:upload-detail", kwargs={"pk": upload.pk}),
         "game_url_template": reverse("records:game-detail", kwargs={"pk": 0}),
@@ -91,3 +94,24 @@ def upload_report(request: HttpRequest, pk: str, fmt: str) -> StreamingHttpRespo
     stem = Path(upload.original_name).name.split(".")[0] or "upload"
     response["Content-Disposition"] = f'attachment; filename="{stem}-report.{fmt}"'
     return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def upload_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: what deleting would remove, and a button.  POST: delete, back home."""
+    upload = upload_get(user=request.user, pk=pk)
+    if not may_delete(user=request.user, upload=upload):
+        raise PermissionDenied("only the uploader or staff may delete an upload")
+    busy = upload.status in UPLOAD_BUSY
+    if request.method == "POST" and not busy:
+        try:
+            deleted = upload_delete(user=request.user, upload=upload)
+        except UploadBusy:
+            busy = True
+        else:
+            records = f"{deleted.records} record{'s' if deleted.records != 1 else ''}"
+            messages.success(request, f"Deleted {deleted.name} and its {records}.")
+            return redirect("records:home")
+    context = {"upload": upload, "busy": busy, "records": upload.records.count()}
+    return render(request, "records/upload_delete.html", context, status=409 if busy else 200)

@@ -107,6 +107,7 @@ OBJECTS: dict[str, str] = {
     "records:player-versus": "/players/{a}/vs/{b}/",
     "records:upload-detail": "/uploads/{upload}/",
     "records:upload-report": "/uploads/{upload}/report.json",
+    "records:upload-delete": "/uploads/{upload}/delete/",
     "api:game-detail": "/api/games/{game}/",
     "api:game-steps": "/api/games/{game}/steps/",
     "api:upload-detail": "/api/uploads/{upload}/",
@@ -189,6 +190,12 @@ def _urls(world: World, table: dict[str, str]) -> dict[str, str]:
     return {name: url.format(**ids) for name, url in table.items()}
 
 
+#: pages that send an anonymous visitor to log in first, whatever the upload
+LOGIN_FIRST = ("records:upload-delete",)
+#: pages of a private thing that name none of its players
+NAMELESS = ("records:upload-report", "records:upload-delete", "api:game-steps")
+
+
 def test_the_owner_sees_each_private_thing_others_get_a_404(world: World) -> None:
     seen: list[tuple[str, str, int, bool]] = []
     for who, client in _clients(world).items():
@@ -199,7 +206,9 @@ def test_the_owner_sees_each_private_thing_others_get_a_404(world: World) -> Non
         if who == "owner":
             assert status == 200, (who, name, status)
             # the report and the steps name no player; everything else does
-            assert leaked or name in ("records:upload-report", "api:game-steps"), (who, name)
+            assert leaked or name in NAMELESS, (who, name)
+        elif who == "anonymous" and name in LOGIN_FIRST:
+            assert status == 302 and not leaked, (who, name, status)  # to the log-in page
         else:
             assert status == 404 and not leaked, (who, name, status)
 
