@@ -85,3 +85,20 @@ class ApiToken(models.Model):
         )
         ApiToken.objects.filter(stale, pk=self.pk).update(last_used_at=now)
         self.last_used_at = now
+
+
+class UploadQuota(models.Model):
+    """A user's own upload quota, set by staff in the admin: bytes per 24 hours (empty:
+    no limit), in place of ``KIBITZ_UPLOAD_QUOTA_BYTES`` (records/quota.py)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="upload_quota"
+    )
+    bytes_per_day = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="Bytes a day this user may upload; empty: no limit."
+    )
+    note = models.CharField(max_length=200, blank=True, help_text="Why (for staff).")
+
+    def __str__(self) -> str:
+        limit = "no limit" if self.bytes_per_day is None else f"{self.bytes_per_day} B/day"
+        return f"{self.user}: {limit}"

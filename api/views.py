@@ -30,6 +30,7 @@ from api.serializers import (
     UploadOutput,
 )
 from records.models import GameStatus
+from records.quota import QuotaExceeded, quota_check
 from records.removal import UploadBusy, upload_delete
 from records.search import PLAYER_MODES, SORTS
 from records.selectors import (
@@ -213,13 +214,22 @@ class UploadListApi(ListApi):
             400: _ERRORS[400],
             401: OpenApiResponse(ErrorOutput, description="not signed in"),
             403: OpenApiResponse(ErrorOutput, description="e.g. a session POST without CSRF"),
-            **_THROTTLED,
+            413: OpenApiResponse(ErrorOutput, description="larger than your whole daily quota"),
+            429: OpenApiResponse(
+                ErrorOutput,
+                description="too many requests, or past your upload quota (bytes in 24 "
+                "hours, code `quota`): wait the seconds `Retry-After` says",
+            ),
         },
     )
     def post(self, request: Request) -> Response:
         payload = UploadInput(data=request.data)
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
+        try:
+            quota_check(user=request.user, size=data["file"].size)
+        except QuotaExceeded as exc:
+            raise OverQuota(exc) from None
         event = event_pick(
             owner=request.user, event_id=data.get("event"), name=data.get("event_name")
         )
@@ -285,6 +295,19 @@ class UploadDetailApi(APIView):
         except UploadBusy as exc:
             raise Busy(str(exc)) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class OverQuota(APIException):
+    """Past the upload quota: 429 with Retry-After (when the file will fit), or 413 when
+    the file is larger than the whole quota."""
+
+    default_code = "quota"
+
+    def __init__(self, exc: QuotaExceeded) -> None:
+        retry = exc.retry_after()
+        self.status_code = 413 if retry is None else status.HTTP_429_TOO_MANY_REQUESTS
+        self.wait = retry
+        super().__init__(str(exc), "quota")
 
 
 class Busy(APIException):

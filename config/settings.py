@@ -183,6 +183,9 @@ KIBITZ_UPLOAD_MAX_BYTES = env_int("KIBITZ_UPLOAD_MAX_BYTES", 50 * 1024 * 1024, m
 KIBITZ_UPLOAD_MAX_UNPACKED_BYTES = env_int(
     "KIBITZ_UPLOAD_MAX_UNPACKED_BYTES", 10 * KIBITZ_UPLOAD_MAX_BYTES, minimum=1
 )
+#: bytes a user may upload in any 24 hours (staff: no limit; a user's own quota, set in
+#: the admin, replaces it; 0: no limit): see records/quota.py
+KIBITZ_UPLOAD_QUOTA_BYTES = env_int("KIBITZ_UPLOAD_QUOTA_BYTES", 1024 * 1024 * 1024, minimum=0)
 #: limits per KGN file (each file of a zip on its own), refused before verification
 KIBITZ_UPLOAD_MAX_RECORDS = env_int("KIBITZ_UPLOAD_MAX_RECORDS", 1_000_000, minimum=1)
 KIBITZ_RECORD_MAX_BYTES = env_int("KIBITZ_RECORD_MAX_BYTES", 1024 * 1024, minimum=100)

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from records import reports
 from records.forms import UploadForm
 from records.models import GameStatus, UploadStatus
+from records.quota import QuotaExceeded, quota_check
 from records.removal import UploadBusy, may_delete, upload_delete
 from records.selectors import events_owned, upload_get, upload_records
 from records.services import event_pick, upload_create
@@ -34,8 +35,10 @@ def upload_new(request: HttpRequest) -> HttpResponse:
         context = {"form": UploadForm(), "events": events}
         return render(request, "records/upload_new.html", context)
     form = UploadForm(request.POST, request.FILES)
+    status = 400
     if form.is_valid():
         try:
+            quota_check(user=request.user, size=form.cleaned_data["file"].size)
             event = event_pick(owner=request.user, name=form.cleaned_data["event"])
             upload = upload_create(
                 owner=request.user,
@@ -45,10 +48,13 @@ def upload_new(request: HttpRequest) -> HttpResponse:
             )
         except ValidationError as exc:
             form.add_error("file", exc)
+        except QuotaExceeded as exc:
+            form.add_error("file", str(exc)[:1].upper() + str(exc)[1:] + ".")
+            status = 429
         else:
             return redirect("records:upload-detail", pk=upload.pk)
     context = {"form": form, "events": events}
-    return render(request, "records/upload_new.html", context, status=400)
+    return render(request, "records/upload_new.html", context, status=status)
 
 
 @require_GET
