@@ -10,5 +10,6 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("signup/", views.signup, name="signup"),
     path("tokens/", views.tokens, name="tokens"),
+    path("delete/", views.account_delete_view, name="delete"),
     path("tokens/<int:pk>/revoke/", views.token_revoke, name="token-revoke"),
 ]

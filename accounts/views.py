@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
@@ -20,7 +20,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import ApiTokenForm, SignUpForm
+from accounts.deletion import AccountBusy, AccountDeleted, account_delete
+from accounts.forms import AccountDeleteForm, ApiTokenForm, SignUpForm
 from accounts.models import ApiToken
 from accounts.throttle import (
     client_ip,
@@ -129,3 +130,45 @@ def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     token.revoke()
     messages.success(request, f"Token “{token.name}” ({token.prefix}…) revoked.")
     return redirect("accounts:tokens")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _deleted_words(done: AccountDeleted) -> str:
+    kept = f"; {_plural(done.kept, 'public upload')} kept as {done.placeholder}"
+    return f"Your account is deleted ({_plural(done.deleted, 'upload')} deleted" + (
+        f"{kept})." if done.kept else ")."
+    )
+
+
+@never_cache
+@login_required
+@sensitive_post_parameters("password")
+@require_http_methods(["GET", "POST"])
+def account_delete_view(request: HttpRequest) -> HttpResponse:
+    """GET: what goes and what stays, and the form.  POST (with the password): delete the
+    account, log out, go home."""
+    form = AccountDeleteForm(request.POST or None, user=request.user)
+    uploads = request.user.uploads.all()
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        user = request.user
+        try:
+            done = account_delete(user=user, keep_public=not form.cleaned_data["delete_public"])
+        except AccountBusy as exc:
+            form.add_error(None, str(exc)[:1].upper() + str(exc)[1:] + ".")
+            status = 409
+        else:
+            logout(request)
+            messages.success(request, _deleted_words(done))
+            return redirect("records:home")
+    elif request.method == "POST":
+        status = 400
+    context = {
+        "form": form,
+        "private": uploads.exclude(visibility="public").count(),
+        "public": uploads.filter(visibility="public").count(),
+    }
+    return render(request, "accounts/delete.html", context, status=status)

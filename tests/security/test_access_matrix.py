@@ -40,6 +40,7 @@ NO_RECORDS = {
     "accounts:signup": "a form",
     "accounts:tokens": "the caller's own tokens (tests/web/test_web_tokens.py)",
     "accounts:token-revoke": "a POST on the caller's own token",
+    "accounts:delete": "the caller's own account (tests/web/test_web_account_delete.py)",
     "records:upload-new": "a form",
     "api:schema": "the API's description",
     "api:docs": "the API's description",
