@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from records.models import (
@@ -176,8 +176,13 @@ def batch_claim(*, batch_id: int, worker: str = "", now: datetime | None = None)
     token = uuid.uuid4().hex
     lease = timedelta(seconds=settings.KIBITZ_BATCH_LEASE_SECONDS)
     free = Q(status=BatchStatus.PENDING) | Q(status=BatchStatus.CLAIMED, leased_until__lt=now)
+    # No join: a filter across the relation would make Django update "WHERE id IN
+    # (subquery)", and PostgreSQL does not re-check a subquery against the row a racing
+    # claim just committed, so two claims could both win.  Conditions on the batch row
+    # itself are re-checked after the wait for its lock: one claim wins.
+    busy = Upload.objects.filter(pk=OuterRef("upload_id"), status=UploadStatus.PROCESSING)
     taken = (
-        Batch.objects.filter(pk=batch_id, upload__status=UploadStatus.PROCESSING)
+        Batch.objects.filter(Exists(busy), pk=batch_id)
         .filter(free)
         .update(
             status=BatchStatus.CLAIMED,
