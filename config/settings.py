@@ -186,6 +186,8 @@ KIBITZ_UPLOAD_MAX_UNPACKED_BYTES = env_int(
 #: bytes a user may upload in any 24 hours (staff: no limit; a user's own quota, set in
 #: the admin, replaces it; 0: no limit): see records/quota.py
 KIBITZ_UPLOAD_QUOTA_BYTES = env_int("KIBITZ_UPLOAD_QUOTA_BYTES", 1024 * 1024 * 1024, minimum=0)
+#: the most a compressed file may unpack to, as a multiple of its compressed size
+KIBITZ_UPLOAD_MAX_RATIO = env_int("KIBITZ_UPLOAD_MAX_RATIO", 100, minimum=2)
 #: limits per KGN file (each file of a zip on its own), refused before verification
 KIBITZ_UPLOAD_MAX_RECORDS = env_int("KIBITZ_UPLOAD_MAX_RECORDS", 1_000_000, minimum=1)
 KIBITZ_RECORD_MAX_BYTES = env_int("KIBITZ_RECORD_MAX_BYTES", 1024 * 1024, minimum=100)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from replay.errors import IllegalActionError, KgnError, NotationError
 from replay.kgn.reader import decode, read_records
+from replay.kgn.salvage import has_bad_text, salvage
 from replay.kgn.writer import write_record
 from replay.load import load_record
 from replay.matches import MatchEntry, MatchVerdict, match_entry, match_verdicts
@@ -92,14 +93,22 @@ def check_text(text: str) -> Iterator[Checked]:
 
 
 def check_bytes(data: bytes) -> Iterator[Checked]:
-    """As :func:`check_text` for a file's bytes; a file that is not UTF-8 gives a
-    single rejected entry positioned at the first bad byte."""
+    """As :func:`check_text` for a file's bytes.  Bytes that are not UTF-8, and NUL
+    characters, reject the records that hold them, each at its first bad character
+    (``replay.kgn.salvage``); the other records are judged as usual."""
     try:
         text = decode(data)
-    except NotationError as err:
-        yield Checked(1, None, None, Verdict(Status.REJECTED, error=err.located(record=1)))
+    except NotationError:
+        text = None
+    if text is not None and not has_bad_text(text):
+        yield from check_text(text)
         return
-    yield from check_text(text)
+    for raw, error in salvage(data):
+        if error is None:
+            yield check_raw(raw)
+            continue
+        entry = match_entry(raw, None, verified=False, outcome=None)
+        yield Checked(raw.index, raw, None, Verdict(Status.REJECTED, error=error), match=entry)
 
 
 def matches_of(checked: Iterable[Checked]) -> list[MatchVerdict]:

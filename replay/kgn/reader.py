@@ -190,7 +190,7 @@ class _Scanner:
                 col = end + 1
                 continue
             ch = line[col]
-            if ch in " \t\r\f\v":
+            if ch.isspace():  # as _CHUNK_RE's \s: any whitespace separates (NBSP too)
                 col += 1
                 continue
             if ch == "{":
