@@ -14,6 +14,7 @@ from django.template.response import TemplateResponse
 
 from records.models import Event, Game, Player, Record, Reverify, ReverifyChange, Seat, Upload
 from records.players import player_merge
+from records.takedown import games_hide, games_unhide
 
 
 @admin.register(Event)
@@ -97,12 +98,53 @@ class SeatInline(admin.TabularInline):
     raw_id_fields = ["player"]
 
 
+class HideForm(forms.Form):
+    reason = forms.CharField(max_length=500, label="Why (kept with the game, for staff)")
+
+
+@admin.action(description="Hide (take down)")
+def hide_games(
+    modeladmin: GameAdmin, request: HttpRequest, queryset: QuerySet[Game]
+) -> HttpResponse | None:
+    if "apply" in request.POST:
+        form = HideForm(request.POST)
+        if form.is_valid():
+            ids = list(queryset.values_list("pk", flat=True))
+            n = games_hide(game_ids=ids, reason=form.cleaned_data["reason"])
+            modeladmin.message_user(request, f"Hid {n} game(s); only staff see them now.")
+            return None
+    else:
+        form = HideForm()
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": "Hide games",
+        "form": form,
+        "games": queryset,
+        "action": "hide_games",
+        "opts": modeladmin.model._meta,
+    }
+    return TemplateResponse(request, "admin/records/hide_games.html", context)
+
+
+@admin.action(description="Show again (undo a takedown)")
+def unhide_games(
+    modeladmin: GameAdmin, request: HttpRequest, queryset: QuerySet[Game]
+) -> HttpResponse | None:
+    n = games_unhide(game_ids=list(queryset.values_list("pk", flat=True)))
+    modeladmin.message_user(request, f"Showed {n} game(s) again.")
+    return None
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ["id", "game", "players_text", "status", "public", "engine", "created_at"]
-    list_filter = ["status", "game", "public"]
+    list_display = [
+        "id", "game", "players_text", "status", "public", "hidden_at", "engine", "created_at"
+    ]  # fmt: skip
+    list_filter = ["status", "game", "public", ("hidden_at", admin.EmptyFieldListFilter)]
     search_fields = ["players_text", "identity"]
+    readonly_fields = ["hidden_at"]
     inlines = [SeatInline]
+    actions = [hide_games, unhide_games]
 
 
 @admin.register(Record)

@@ -68,9 +68,10 @@ class UploadQuerySet(models.QuerySet["Upload"]):
 
 class RecordQuerySet(models.QuerySet["Record"]):
     def visible_to(self, user: Any) -> RecordQuerySet:
-        """Records of the uploads ``user`` may see (a join on the upload, one query)."""
+        """Records of the uploads ``user`` may see (a join on the upload, one query),
+        but for staff none of a game taken down."""
         q = _visible_q(user, "upload__")
-        return self.all() if q is None else self.filter(q)
+        return self.all() if q is None else self.filter(q, game__hidden_at__isnull=True)
 
 
 class GameQuerySet(models.QuerySet["Game"]):
@@ -84,7 +85,7 @@ class GameQuerySet(models.QuerySet["Game"]):
         if user is not None and user.is_authenticated:
             own = Record.objects.filter(game=OuterRef("pk"), upload__owner=user)
             q |= Exists(own)
-        return self.filter(q)
+        return self.filter(q, hidden_at__isnull=True)  # a game taken down: staff only
 
 
 def seat_name(players_text: str, seat: int) -> str:
@@ -251,6 +252,9 @@ class Game(models.Model):
     public = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)  # first stored
     verified_at = models.DateTimeField(null=True, blank=True)
+    # a takedown (records/takedown.py): hidden from everyone but staff, not rated
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_reason = models.CharField(max_length=500, blank=True)
 
     objects = GameQuerySet.as_manager()
 

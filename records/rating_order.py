@@ -99,9 +99,14 @@ def from_key(key: Key) -> Q:
 
 
 def rateable(game: str) -> QuerySet[Game]:
-    """The games of game id ``game`` that are rated: public, verified, with a result."""
+    """The games of game id ``game`` that are rated: public, verified, with a result,
+    not taken down."""
     return Game.objects.filter(
-        game=game, public=True, status=GameStatus.VERIFIED, result__isnull=False
+        game=game,
+        public=True,
+        status=GameStatus.VERIFIED,
+        result__isnull=False,
+        hidden_at__isnull=True,
     )
 
 

@@ -253,7 +253,11 @@ def ratings_touch(*, game_ids: Iterable[int]) -> None:
     for chunk in chunks(ids):
         found |= set(
             Game.objects.filter(
-                pk__in=chunk, public=True, status=GameStatus.VERIFIED, result__isnull=False
+                pk__in=chunk,
+                public=True,
+                status=GameStatus.VERIFIED,
+                result__isnull=False,
+                hidden_at__isnull=True,
             )
             .exclude(game="")
             .values_list("pk", "game")
