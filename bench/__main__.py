@@ -12,7 +12,13 @@ from pathlib import Path
 from bench.core import Target, table, write_results
 
 #: name -> module (each has ``run(runs: int) -> list[Target]``), in the order they run
-BENCHMARKS = {"engine": "bench.engine", "growth": "bench.growth", "web": "bench.web"}
+BENCHMARKS = {
+    "engine": "bench.engine",
+    "ingest": "bench.ingest",
+    "growth": "bench.growth",
+    "web": "bench.web",
+    "memory": "bench.memory",
+}
 RESULTS = Path("var/bench/results.json")
 
 

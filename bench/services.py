@@ -27,9 +27,13 @@ def fresh_database(name: str) -> str:
     return urlunparse(urlparse(PG_SERVER)._replace(path=f"/{name}"))
 
 
-def django_env(database_url: str, **extra: str) -> dict[str, str]:
+def django_env(
+    database_url: str, *, broker_db: int = 14, cache_db: int = 13, **extra: str
+) -> dict[str, str]:
     """Production settings (DEBUG off) on ``database_url``, plain HTTP on 127.0.0.1, API
-    rate limits off (the benchmark is the only client)."""
+    rate limits off (the benchmark is the only client); the Celery broker and the cache
+    on Redis dbs ``broker_db`` and ``cache_db`` (each benchmark that runs at the same
+    time as another keeps to its own)."""
     env = {
         **os.environ,
         "DEBUG": "0",
@@ -37,11 +41,12 @@ def django_env(database_url: str, **extra: str) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "0",
         "DATABASE_URL": database_url,
-        "CELERY_BROKER_URL": f"{REDIS}/14",
-        "CACHE_URL": f"{REDIS}/13",
+        "CELERY_BROKER_URL": f"{REDIS}/{broker_db}",
+        "CACHE_URL": f"{REDIS}/{cache_db}",
         "KIBITZ_API_ANON_RATE": "off",
         "KIBITZ_API_USER_RATE": "off",
         "KIBITZ_API_UPLOAD_RATE": "off",
+        "KIBITZ_UPLOAD_QUOTA_BYTES": "0",  # the benchmark uploads gigabytes a day
         "KIBITZ_BENCH_VIEWS": "1",
         "PYTHONPATH": str(ROOT),
     }
@@ -102,3 +107,126 @@ def need_tool(name: str, debian_package: str) -> str:
     if not found:
         raise SystemExit(f"bench: {name} is needed: install it (apt-get install {debian_package})")
     return found
+
+
+# --- processes: CPU and memory read from /proc ---------------------------------------
+
+#: clock ticks per second of /proc/<pid>/stat's CPU times
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def proc_times(pid: int) -> tuple[float, float] | None:
+    """CPU seconds of process ``pid``: its own (utime + stime) and those of its children
+    it has waited for (cutime + cstime); None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return None
+    fields = raw[raw.rindex(b")") + 2 :].split()  # after "pid (comm) "
+    utime, stime, cutime, cstime = (int(f) for f in fields[11:15])
+    return (utime + stime) / CLK_TCK, (cutime + cstime) / CLK_TCK
+
+
+def proc_ppid(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return None
+    return int(raw[raw.rindex(b")") + 2 :].split()[1])
+
+
+def children_of() -> dict[int, list[int]]:
+    """Every process's children, from one pass over /proc."""
+    found: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            ppid = proc_ppid(int(entry))
+            if ppid is not None:
+                found.setdefault(ppid, []).append(int(entry))
+    return found
+
+
+def descendants(pid: int, tree: dict[int, list[int]] | None = None) -> list[int]:
+    tree = children_of() if tree is None else tree
+    out: list[int] = []
+    todo = list(tree.get(pid, []))
+    while todo:
+        child = todo.pop()
+        out.append(child)
+        todo.extend(tree.get(child, []))
+    return sorted(out)
+
+
+def tree_cpu(pid: int, tree: dict[int, list[int]] | None = None) -> float:
+    """CPU seconds of a process tree whose root waits for its children (a gunicorn
+    master, a Celery worker's main process): the root's own and reaped children's plus
+    every living descendant's own.  Exact at any instant, however often children are
+    replaced, as long as the root reaps them."""
+    root = proc_times(pid)
+    if root is None:
+        raise RuntimeError(f"process {pid} is gone")
+    total = root[0] + root[1]
+    for child in descendants(pid, tree):
+        times = proc_times(child)
+        if times is not None:
+            total += times[0]
+    return total
+
+
+def rss_mb(pid: int) -> float | None:
+    """Resident set size (VmRSS) of ``pid`` in MB; None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def pids_named(name: str) -> list[int]:
+    """Processes whose command (comm) is ``name``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm") as fh:
+                    if fh.read().strip() == name:
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return sorted(found)
+
+
+def gunicorn(
+    env: dict[str, str], port: int, *, workers: int, timeout: int = 30, **popen: object
+) -> subprocess.Popen[bytes]:
+    """Kibitz under gunicorn (sync workers, ``timeout`` seconds a request may take) on
+    127.0.0.1:``port``."""
+    return subprocess.Popen(  # type: ignore[call-overload,no-any-return]
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "config.wsgi",
+            f"--workers={workers}",
+            f"--bind=127.0.0.1:{port}",
+            f"--timeout={timeout}",
+            "--log-level=warning",
+        ],
+        env=env,
+        cwd=ROOT,
+        **popen,
+    )
+
+
+def stop(process: subprocess.Popen[bytes], *, timeout: float = 30) -> None:
+    """SIGTERM, then SIGKILL after ``timeout`` seconds."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)

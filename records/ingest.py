@@ -43,8 +43,9 @@ from records.models import (
 )
 from records.storage import VerdictRow, games_refresh, mark_duplicates, store_rows, verdict_row
 from records.unpack import UnpackError, unpack
+from records.uploads_split import split
 from replay.kgn.reader import decode, read_records
-from replay.kgn.split import LimitError, Limits, Span, lines_of, split
+from replay.kgn.split import LimitError, Limits, Span, lines_of
 from replay.pipeline import (
     check_bytes,
 )

@@ -23,7 +23,8 @@ from django.db import transaction
 from records.ingest import file_limits, upload_sweep, upload_verify
 from records.models import Event, Upload, UploadStatus, Visibility
 from records.unpack import GZIP_MAGIC, ZIP_MAGIC, human_bytes
-from replay.kgn.split import LimitError, lines_of, split
+from records.uploads_split import split
+from replay.kgn.split import LimitError, lines_of
 
 __all__ = ["event_pick", "import_paths", "upload_create", "upload_sweep", "upload_verify"]
 
@@ -121,9 +122,10 @@ def upload_create(
 
 
 def _read_checked(file: File, *, limit: int, too_big: ValidationError) -> tuple[Any, int]:
-    """One streaming pass over the file: its SHA-256 and size, refusing it past
-    ``limit`` bytes and, for a plain KGN file, past the per-file limits (a .kgn.gz or
-    .zip is checked file by file when it is unpacked, before verification)."""
+    """Its SHA-256 and size (one streaming pass, refusing the file past ``limit``
+    bytes) and, for a plain KGN file, a second pass over its lines for the per-file
+    limits (a .kgn.gz or .zip is checked file by file when it is unpacked, before
+    verification).  Memory: one chunk, then one line."""
     digest = hashlib.sha256()
     size = 0
 
@@ -137,15 +139,16 @@ def _read_checked(file: File, *, limit: int, too_big: ValidationError) -> tuple[
             yield piece
 
     file.seek(0)
+    for _ in counted(file.chunks()):  # size and digest first: refuses a huge file early
+        pass
+    file.seek(0)
     head = file.read(4)
     file.seek(0)
     if head.startswith((GZIP_MAGIC, ZIP_MAGIC)):
-        for _ in counted(file.chunks()):
-            pass
         return digest, size
     limits = file_limits()
     try:
-        for _ in split(counted(lines_of(file, limits)), 1_000_000, limits):
+        for _ in split(lines_of(file, limits), 1_000_000, limits):
             pass
     except LimitError as exc:
         raise ValidationError(str(exc), code="over_limit") from None

@@ -163,7 +163,8 @@ def test_a_failing_batch_is_retried_then_fails_its_upload(
     def explode(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("records.storage.Seat.objects.bulk_create", explode)
+    # seats are written after the games and the records: all go with the transaction
+    monkeypatch.setattr("records.storage.player_ids", explode)
     assert not batch_verify(batch_id=batch_id)
     upload.refresh_from_db()
     assert upload.status == UploadStatus.PROCESSING  # released for another try

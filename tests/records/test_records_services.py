@@ -185,7 +185,8 @@ def test_upload_verify_marks_the_upload_failed_and_writes_nothing_on_a_crash(
     def explode(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("records.storage.Seat.objects.bulk_create", explode)
+    # seats are written after the games and the records: all go with the transaction
+    monkeypatch.setattr("records.storage.player_ids", explode)
     upload_verify(upload_id=upload.pk)
     upload.refresh_from_db()
     assert upload.status == UploadStatus.FAILED
