@@ -7,16 +7,25 @@ carries that action's 1-based index within its record and the seat that took it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Self
+from collections.abc import Callable
+from functools import partial
+from typing import NamedTuple, Self
 
 
-@dataclass(frozen=True, slots=True)
-class Pos:
-    """A position in a KGN file: 1-based line and column, counted in characters."""
+class Pos(NamedTuple):
+    """A position in a KGN file: 1-based line and column, counted in characters.
+
+    A named tuple, not a dataclass, because the reader makes one for every action and
+    a tuple is made in one step (:func:`make_pos`): a frozen value all the same.
+    """
 
     line: int
     column: int
+
+
+#: ``Pos(line, column)`` from a ``(line, column)`` tuple, without the Python-level
+#: ``__new__`` that ``Pos(...)`` runs (the reader's hot path)
+make_pos: Callable[[tuple[int, int]], Pos] = partial(tuple.__new__, Pos)
 
 
 class KgnError(Exception):

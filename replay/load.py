@@ -9,12 +9,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import cast
 
-from replay import registry
-from replay.errors import ActionSyntaxError, NotationError, Pos, SetupError
+from replay import memo, registry
+from replay.errors import ActionSyntaxError, NotationError, Pos, SetupError, make_pos
 from replay.kgn.reader import read_records
 from replay.kgn.writer import SETUP_ORDER
-from replay.record import Action, GameRecord, Outcome, RawRecord, Variant, seat_letter
+from replay.record import (
+    Action,
+    CompactAction,
+    GameRecord,
+    Outcome,
+    RawRecord,
+    Tag,
+    Variant,
+    seat_letter,
+)
 from replay.rules import AnyRules
 
 MAX_NAME = 100
@@ -22,6 +32,8 @@ TEAM_RESULTS = ("offense-win", "draw", "defense-win")
 _STRUCTURAL = ("Game", "Players", "First", "Variant", "Result")
 _DATE_RE = re.compile(r"^(\d{4}|\?{4})\.(\d{2}|\?\?)\.(\d{2}|\?\?)$")
 _SCORE_RE = re.compile(r"^([A-Za-z])\s+([+-]?\d+)$")
+_PLAIN_SCORES_RE = re.compile(r"[A-Z] -?[0-9]+(?:, [A-Z] -?[0-9]+)*")
+_SEAT_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _KNOWN_TAG_ORDER = ("Event", "Site", "Date", "Round", "Match", "Table")
 
 
@@ -34,12 +46,19 @@ def _tag_pos(raw: RawRecord, name: str) -> Pos:
     return tag.pos if tag else Pos(raw.first_line, 1)
 
 
-def _players(raw: RawRecord, rules: AnyRules) -> tuple[str, ...]:
-    value = raw.tag_value("Players")
-    pos = _tag_pos(raw, "Players")
-    if value is None:
-        raise _err("the Players tag is missing", pos, raw)
-    names = tuple(n.strip() for n in value.split(";"))
+def _players(raw: RawRecord, rules: AnyRules, tag: Tag | None) -> tuple[str, ...]:
+    """The names in the Players tag ``tag``, checked.  Cost: linear in the tag."""
+    if tag is None:
+        raise _err("the Players tag is missing", _tag_pos(raw, "Players"), raw)
+    pos = tag.pos
+    names = tuple(n.strip() for n in tag.value.split(";"))
+    if (
+        all(names)
+        and max(map(len, names)) <= MAX_NAME
+        and len(set(names)) == len(names)
+        and rules.min_players <= len(names) <= rules.max_players
+    ):
+        return names  # the usual case; the checks below say which fault, in order
     for k, name in enumerate(names):
         if not name:
             raise _err(f"seat {seat_letter(k)} has an empty name in Players", pos, raw)
@@ -120,6 +139,10 @@ def parse_result(
         if value not in TEAM_RESULTS:
             raise _err(f"Result {value!r} must be one of {', '.join(TEAM_RESULTS)} or *", pos, raw)
         return Outcome(team_result=value)
+    if _PLAIN_SCORES_RE.fullmatch(value):  # "A 17, B -4": seats in order, one each
+        parts = value.split(", ")
+        if len(parts) == players and all(map(str.startswith, parts, _SEAT_LETTERS)):
+            return Outcome(scores=tuple(int(p[2:]) for p in parts))
     scores: dict[int, int] = {}
     for part in value.split(","):
         m = _SCORE_RE.match(part.strip())
@@ -173,11 +196,26 @@ def _first(raw: RawRecord, rules: AnyRules, players: int) -> int:
     return seat
 
 
+#: tags that are not kept in GameRecord.tags (the loader reads them itself)
+_SKIP = frozenset(_STRUCTURAL) | frozenset(SETUP_ORDER)
+_ORDER = {name: k for k, name in enumerate(_KNOWN_TAG_ORDER)}
+#: the Variants the loader read before, by game and tag text (a file's records repeat
+#: a few); only those that loaded without fault.  (Players and Result values vary
+#: too much to be worth keeping, and read fast enough.)
+_SEEN: dict[tuple[str, str, str], object] = memo.table()
+
+
+def _other_tags_key(kv: tuple[str, str]) -> tuple[int, str]:
+    return (_ORDER.get(kv[0], len(_ORDER)), kv[0])
+
+
 def load_record(raw: RawRecord) -> GameRecord:
     """Understand one record.  Raises NotationError (with the record's index) on a fault."""
     if raw.error is not None:
         raise raw.error
-    game_tag = raw.tag("Game")
+    tags = raw.tags
+    by_name = {t.name: t for t in tags}
+    game_tag = by_name.get("Game")
     if game_tag is None:
         raise _err("the Game tag is missing", Pos(raw.first_line, 1), raw)
     game = game_tag.value
@@ -190,19 +228,31 @@ def load_record(raw: RawRecord) -> GameRecord:
             game_tag.pos,
             raw,
         )
-    players = _players(raw, rules)
+    seen = _SEEN
+    players = _players(raw, rules, by_name.get("Players"))
     n = len(players)
-    first = _first(raw, rules, n)
-    _check_common_tags(raw)
-    vtag = raw.tag("Variant")
-    variant = parse_variant(vtag.value, rules, vtag.pos, raw) if vtag else rules.default_variant()
-    if vtag is not None:
-        problem = rules.check_variant(players=n, variant=variant)
-        if problem:
-            raise _err(problem, vtag.pos, raw)
+    first = _first(raw, rules, n) if "First" in by_name else 0
+    if "Date" in by_name or "Round" in by_name:
+        _check_common_tags(raw)
+    vtag = by_name.get("Variant")
+    if vtag is None:
+        key = (game, "Variant", "")
+        variant = seen.get(key)
+        if variant is None:
+            variant = memo.remember(seen, key, rules.default_variant())
+    else:
+        key = (game, "Variant", f"{n}:{vtag.value}")
+        variant = seen.get(key)
+        if variant is None:
+            variant = parse_variant(vtag.value, rules, vtag.pos, raw)
+            problem = rules.check_variant(players=n, variant=variant)
+            if problem:
+                raise _err(problem, vtag.pos, raw)
+            memo.remember(seen, key, variant)
+    variant = cast(Variant, variant)
     setup_values: dict[str, str] = {}
     for name in SETUP_ORDER:
-        tag = raw.tag(name)
+        tag = by_name.get(name)
         if tag is None:
             continue
         if name not in rules.setup_tags:
@@ -212,13 +262,16 @@ def load_record(raw: RawRecord) -> GameRecord:
         setup = rules.parse_setup(players=n, first=first, tags=setup_values, variant=variant)
     except SetupError as exc:
         raise _err(exc.message, _tag_pos(raw, exc.tag), raw) from None
-    rtag = raw.tag("Result")
+    rtag = by_name.get("Result")
     result = parse_result(rtag.value, rules, n, rtag.pos, raw) if rtag else None
-    actions = tuple(_actions(raw, rules, n))
-    skip = set(_STRUCTURAL) | set(SETUP_ORDER)
-    others = [(t.name, t.value) for t in raw.tags if t.name not in skip]
-    order = {name: k for k, name in enumerate(_KNOWN_TAG_ORDER)}
-    others.sort(key=lambda kv: (order.get(kv[0], len(order)), kv[0]))
+    actions = _actions(raw, rules, n)
+    others = (
+        []
+        if _SKIP.issuperset(by_name)
+        else [(t.name, t.value) for t in tags if t.name not in _SKIP]
+    )
+    if len(others) > 1:
+        others.sort(key=_other_tags_key)
     return GameRecord(
         game=game,
         players=players,
@@ -235,7 +288,48 @@ def load_record(raw: RawRecord) -> GameRecord:
     )
 
 
-def _actions(raw: RawRecord, rules: AnyRules, players: int) -> Iterator[Action]:
+#: parsed moves by game and words as written: parse_move is a function of the words
+#: alone and moves are immutable values, so equal words share one move
+_MOVES: dict[str, dict[str, object]] = {}
+
+
+def _actions(raw: RawRecord, rules: AnyRules, players: int) -> tuple[Action, ...]:
+    if raw.compact is not None:
+        fast = _compact_actions(raw.compact, rules, players)
+        if fast is not None:
+            return fast
+    # the general path, which alone reports errors (at the word that is wrong)
+    return tuple(_raw_actions(raw, rules, players))
+
+
+def _compact_actions(
+    compact: tuple[CompactAction, ...], rules: AnyRules, players: int
+) -> tuple[Action, ...] | None:
+    """The actions of a record the fast reader read; None at the first that is wrong
+    (the general path then reports it).  Cost: a dictionary lookup per action, plus a
+    parse for words not seen before."""
+    cache = _MOVES.get(rules.game)
+    if cache is None:
+        cache = _MOVES[rules.game] = memo.table()
+    parse = rules.parse_move
+    out = []
+    pos_of = make_pos
+    for index, (seat, words, number, line, col) in enumerate(compact, 1):
+        if seat >= players:
+            return None
+        move = cache.get(words)
+        if move is None:
+            try:
+                move = parse(tuple(words.split()))
+            except ActionSyntaxError:
+                return None
+            memo.remember(cache, words, move)
+        pos = pos_of((line, col))
+        out.append(Action(seat, move, (), index, pos, number, pos if number is not None else None))
+    return tuple(out)
+
+
+def _raw_actions(raw: RawRecord, rules: AnyRules, players: int) -> Iterator[Action]:
     parse = rules.parse_move
     for ra in raw.actions:
         seat = ord(ra.seat) - ord("A")

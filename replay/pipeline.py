@@ -2,6 +2,8 @@
 
 The CLI, the archive's Celery tasks and the benchmarks all call :func:`check_text`
 (or :func:`check_bytes`), so a record gets the same verdict wherever it is checked.
+The archive also keeps each record's canonical text; a caller that only wants the
+verdicts (``python -m replay verify``) passes ``canonical=False`` and skips writing it.
 """
 
 from __future__ import annotations
@@ -17,16 +19,18 @@ from replay.kgn.writer import write_record
 from replay.load import load_record
 from replay.matches import MatchEntry, MatchVerdict, match_entry, match_verdicts
 from replay.record import GameRecord, RawRecord
-from replay.verify import Status, Verdict, rules_for, verify
+from replay.slots import slot_init
+from replay.verify import Status, Verdict, replay_verdict, rules_for
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Checked:
     """One record of a file with its verdict.
 
     ``record`` is None when the record could not be understood (its verdict is then
     rejected, with a NotationError); ``canonical`` is the canonical KGN text whenever
-    the record loaded.
+    the record loaded and it was asked for (``canonical=True``, the default).
     """
 
     index: int
@@ -62,16 +66,17 @@ class Checked:
         return self.raw.tag_value(name) if self.raw is not None else None
 
 
-def check_raw(raw: RawRecord) -> Checked:
-    """Load, verify and canonically rewrite one syntax-level record.  Never raises
-    for bad input: every fault becomes a rejected verdict with a positioned error."""
+def check_raw(raw: RawRecord, *, canonical: bool = True) -> Checked:
+    """Load, verify and (unless ``canonical`` is False) canonically rewrite one
+    syntax-level record.  Never raises for bad input: every fault becomes a rejected
+    verdict with a positioned error."""
     try:
         record = load_record(raw)
     except NotationError as err:
         verdict = Verdict(Status.REJECTED, error=err.located(record=raw.index))
         entry = match_entry(raw, None, verified=False, outcome=None)
         return Checked(raw.index, raw, None, verdict, match=entry)
-    verdict = verify(record)
+    verdict, numbers = replay_verdict(record)
     if verdict.error is not None:
         verdict = Verdict(
             verdict.status,
@@ -83,16 +88,22 @@ def check_raw(raw: RawRecord) -> Checked:
     entry = match_entry(
         raw, record, verified=verdict.status is Status.VERIFIED, outcome=verdict.outcome
     )
-    return Checked(raw.index, raw, record, verdict, write_record(record), entry)
+    # the replay's move numbers spare the writer a second replay
+    text = write_record(record, numbers=numbers) if canonical else None
+    return Checked(raw.index, raw, record, verdict, text, entry)
 
 
-def check_text(text: str) -> Iterator[Checked]:
-    """Every record of ``text``, in order, judged.  Cost: one pass per record."""
+def check_text(text: str, *, canonical: bool = True) -> Iterator[Checked]:
+    """Every record of ``text``, in order, judged.  Cost: one pass per record.
+
+    ``canonical=False`` leaves out the canonical text (``Checked.canonical`` is None):
+    the verdicts only, as ``python -m replay verify`` wants them.
+    """
     for raw in read_records(text):
-        yield check_raw(raw)
+        yield check_raw(raw, canonical=canonical)
 
 
-def check_bytes(data: bytes) -> Iterator[Checked]:
+def check_bytes(data: bytes, *, canonical: bool = True) -> Iterator[Checked]:
     """As :func:`check_text` for a file's bytes.  Bytes that are not UTF-8, and NUL
     characters, reject the records that hold them, each at its first bad character
     (``replay.kgn.salvage``); the other records are judged as usual."""
@@ -101,11 +112,11 @@ def check_bytes(data: bytes) -> Iterator[Checked]:
     except NotationError:
         text = None
     if text is not None and not has_bad_text(text):
-        yield from check_text(text)
+        yield from check_text(text, canonical=canonical)
         return
     for raw, error in salvage(data):
         if error is None:
-            yield check_raw(raw)
+            yield check_raw(raw, canonical=canonical)
             continue
         entry = match_entry(raw, None, verified=False, outcome=None)
         yield Checked(raw.index, raw, None, Verdict(Status.REJECTED, error=error), match=entry)

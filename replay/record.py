@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from replay.errors import NotationError, Pos
+from replay.slots import slot_init, slot_setter
 
 
 def seat_letter(seat: int) -> str:
@@ -23,6 +24,7 @@ def seat_index(letter: str) -> int:
     return ord(letter.upper()) - ord("A")
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Tag:
     name: str
@@ -30,6 +32,7 @@ class Tag:
     pos: Pos = field(compare=False)
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class RawAction:
     """One action as written: ``[N.] X: words``, with the comments that follow it."""
@@ -44,17 +47,26 @@ class RawAction:
     comments: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+#: an action as the fast reader (:mod:`replay.kgn.fast`) keeps it until someone asks
+#: for its :class:`RawAction`: seat index, its words as written (one line, separated by
+#: blanks), its move number, and the line and column of its first token
+CompactAction = tuple[int, str, int | None, int, int]
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class RawRecord:
     """A record as the reader split it from its file.
 
     ``error`` is set when the text of the record is not valid KGN syntax; the tags and
     actions read before the fault are kept so that listings can still show them.
+
+    ``actions`` of a record the fast reader read are built on first use from the
+    compact form it keeps (:attr:`compact`): the loader needs only that form, so the
+    replay path never builds a RawAction (or its positions) for a valid record.
     """
 
     index: int
     tags: tuple[Tag, ...]
-    actions: tuple[RawAction, ...]
     comments: tuple[str, ...]
     star: bool
     star_pos: Pos | None
@@ -62,6 +74,52 @@ class RawRecord:
     last_line: int
     text: str = field(repr=False)
     error: NotationError | None = None
+    #: the actions in compact form (fast reader) or None; see :attr:`actions`
+    compact: tuple[CompactAction, ...] | None = field(default=None, repr=False, compare=False)
+    _actions: tuple[RawAction, ...] | None = field(default=None, repr=False, compare=False)
+
+    def __init__(
+        self,
+        *,
+        index: int,
+        tags: tuple[Tag, ...],
+        actions: tuple[RawAction, ...] | None = None,
+        comments: tuple[str, ...],
+        star: bool,
+        star_pos: Pos | None,
+        first_line: int,
+        last_line: int,
+        text: str,
+        error: NotationError | None = None,
+        compact: tuple[CompactAction, ...] | None = None,
+    ) -> None:
+        if (actions is None) == (compact is None):
+            raise ValueError("a RawRecord has either its actions or their compact form")
+        # the slots are set directly, as replay.slots.slot_init does: one record per
+        # record read, on the replay path
+        _raw_index(self, index)
+        _raw_tags(self, tags)
+        _raw_comments(self, comments)
+        _raw_star(self, star)
+        _raw_star_pos(self, star_pos)
+        _raw_first_line(self, first_line)
+        _raw_last_line(self, last_line)
+        _raw_text(self, text)
+        _raw_error(self, error)
+        _raw_compact(self, compact)
+        _raw_actions(self, actions)
+
+    @property
+    def actions(self) -> tuple[RawAction, ...]:
+        """The actions as written (built once from :attr:`compact` when needed)."""
+        actions = self._actions
+        if actions is None:
+            from replay.kgn.fast import expand  # the reader's module; imported on use
+
+            assert self.compact is not None
+            actions = expand(self)
+            _raw_actions(self, actions)
+        return actions
 
     def tag(self, name: str) -> Tag | None:
         for t in self.tags:
@@ -72,6 +130,19 @@ class RawRecord:
     def tag_value(self, name: str) -> str | None:
         t = self.tag(name)
         return t.value if t else None
+
+
+_raw_index = slot_setter(RawRecord, "index")
+_raw_tags = slot_setter(RawRecord, "tags")
+_raw_comments = slot_setter(RawRecord, "comments")
+_raw_star = slot_setter(RawRecord, "star")
+_raw_star_pos = slot_setter(RawRecord, "star_pos")
+_raw_first_line = slot_setter(RawRecord, "first_line")
+_raw_last_line = slot_setter(RawRecord, "last_line")
+_raw_text = slot_setter(RawRecord, "text")
+_raw_error = slot_setter(RawRecord, "error")
+_raw_compact = slot_setter(RawRecord, "compact")
+_raw_actions = slot_setter(RawRecord, "_actions")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +170,7 @@ class Variant:
         return iter(self.options)
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """A finished game's outcome: per-seat scores, or a team result (wild-escape)."""
@@ -118,15 +190,26 @@ class Outcome:
         return self.team_result or "*"
 
 
-@dataclass(frozen=True, slots=True)
+#: where an action made in code (not read from a file) stands
+_NOWHERE = Pos(0, 0)
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class Action:
-    """A typed action: who, what (the game's move value), and its comments."""
+    """A typed action: who, what (the game's move value), and its comments.
+
+    A value, never changed once made, but not a *frozen* dataclass: a frozen class
+    sets each of its fields through ``object.__setattr__`` (it refuses plain
+    assignment), which made building an action cost about twice what replaying it
+    does.  The loader makes one per action read, so Action is a plain slots class,
+    hashed by value (``unsafe_hash``: equal actions hash alike, as before).
+    """
 
     seat: int
     move: object
     comments: tuple[str, ...] = ()
     index: int = field(default=0, compare=False)
-    pos: Pos = field(default=Pos(0, 0), compare=False)
+    pos: Pos = field(default=_NOWHERE, compare=False)
     number: int | None = field(default=None, compare=False)
     number_pos: Pos | None = field(default=None, compare=False)
 
@@ -135,6 +218,7 @@ class Action:
         return seat_letter(self.seat)
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """A record understood by its game: everything needed to replay and rewrite it.

@@ -6,7 +6,7 @@ checks legality (the plug-in's ``apply`` validates before it changes anything).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -15,6 +15,7 @@ from replay import registry
 from replay.errors import IllegalActionError, KgnError, NotationError, RuleViolation
 from replay.record import Action, GameRecord, Outcome, seat_letter
 from replay.rules import AnyRules
+from replay.slots import slot_init
 
 
 class Status(StrEnum):
@@ -23,6 +24,7 @@ class Status(StrEnum):
     INCOMPLETE = "incomplete"
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """What the replay concluded about one record."""
@@ -107,25 +109,64 @@ def replay_steps(record: GameRecord, *, tables: bool = True) -> Iterator[Step]:
 
 def verify(record: GameRecord) -> Verdict:
     """Replay the whole record and judge it: verified, incomplete or rejected."""
+    return replay_verdict(record)[0]
+
+
+def replay_verdict(record: GameRecord) -> tuple[Verdict, Sequence[int | None] | None]:
+    """:func:`verify`, and the move numbers the canonical writer prints before each
+    action (what ``_check_number`` computed) when every action was replayed — the
+    writer then need not replay the record again — else None.
+
+    Cost: one pass over the actions; per action, ``is_over`` and ``apply`` (and
+    ``trick_number`` for a game that numbers tricks).
+    """
     rules = rules_for(record)
     state = rules.start(
         setup=record.setup, variant=record.variant, players=len(record.players), first=record.first
     )
+    is_over = rules.is_over
+    apply = rules.apply
+    actions = record.actions
+    over = "the game is already over; nothing may follow its last action"
     done = 0
-    for action in record.actions:
-        try:
-            if rules.is_over(state):
-                raise _illegal(
-                    action, "the game is already over; nothing may follow its last action"
-                )
-            _check_number(rules, state, action)
-            try:
-                rules.apply(state, action.seat, action.move)
-            except RuleViolation as exc:
-                raise _illegal(action, exc.message) from None
-        except IllegalActionError as illegal:
-            return Verdict(Status.REJECTED, error=illegal, actions_verified=done)
-        done += 1
+    try:
+        if rules.numbering == "action":
+            for done, action in enumerate(actions):  # noqa: B007 (read on a fault)
+                if is_over(state):
+                    raise _illegal(action, over)
+                written = action.number
+                if written is not None and written != action.index:
+                    _check_number(rules, state, action)  # raises, with the message
+                try:
+                    apply(state, action.seat, action.move)
+                except RuleViolation as exc:
+                    raise _illegal(action, exc.message) from None
+            numbers: Sequence[int | None] = range(1, len(actions) + 1)
+        else:
+            trick_number = rules.trick_number
+            expected: list[int | None] = []
+            add = expected.append
+            for done, action in enumerate(actions):  # noqa: B007 (read on a fault)
+                if is_over(state):
+                    raise _illegal(action, over)
+                seat, move = action.seat, action.move
+                number = trick_number(state, seat, move)
+                written = action.number
+                if written is not None and written != number:
+                    _check_number(rules, state, action)  # raises, with the message
+                add(number)
+                try:
+                    apply(state, seat, move)
+                except RuleViolation as exc:
+                    raise _illegal(action, exc.message) from None
+            numbers = expected
+    except IllegalActionError as illegal:
+        return Verdict(Status.REJECTED, error=illegal, actions_verified=done), None
+    return _judge(rules, state, record, len(actions)), numbers
+
+
+def _judge(rules: AnyRules, state: object, record: GameRecord, done: int) -> Verdict:
+    """The verdict once every action is replayed: the end, the outcome, the Result."""
     facts = rules.facts(state)
     if not rules.is_over(state):
         if record.result is not None:

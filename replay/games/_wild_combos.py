@@ -186,6 +186,8 @@ def _n_of_a_kind(values: Counter[int], wild: Sequence[int], n: int) -> int | Non
 
 
 def _four_plus_one(values: Counter[int], wild: Sequence[int]) -> int | None:
+    if len(values) > 2:
+        return None  # whatever x is, two or more other cards would be left over
     for x in sorted({*values, SMALL_VALUE, BIG_VALUE}, reverse=True):
         have = values.get(x, 0)
         others = sum(values.values()) - have
@@ -195,6 +197,8 @@ def _four_plus_one(values: Counter[int], wild: Sequence[int]) -> int | None:
 
 
 def _full_house(values: Counter[int], wild: Sequence[int]) -> int | None:
+    if len(values) > 2:
+        return None  # whatever x is, two or more other ranks would be left over
     for x in sorted({*values, SMALL_VALUE, BIG_VALUE}, reverse=True):
         have = values.get(x, 0)
         rest = {v: k for v, k in values.items() if v != x}
@@ -218,13 +222,19 @@ def _straight_top(parts: _Parts) -> int | None:
     naturals = [NATURAL[c[0]] for c in parts.std]
     if len(set(naturals)) != len(naturals):
         return None
-    for top in range(14, 4, -1):
-        window = set(range(top - 4, top + 1))
-        if top == 5:
-            window.add(14)  # A-2-3-4-5: the ace plays low
-        if all(r in window for r in naturals):
-            return top
+    if not naturals:
+        return 14
+    # the windows top-4..top (top 6..14) holding every natural: the highest is the
+    # lowest natural + 4, capped at the ace, if that still reaches the highest one
+    top = min(min(naturals) + 4, 14)
+    if top >= 6 and top >= max(naturals):
+        return top
+    if all(r in _ACE_LOW for r in naturals):
+        return 5  # A-2-3-4-5: the ace plays low
     return None
+
+
+_ACE_LOW = frozenset((14, 2, 3, 4, 5))
 
 
 def _flush_suit(parts: _Parts) -> bool:
@@ -284,13 +294,14 @@ def classify(
     ``trump`` is the trump rank's letter (``"8"``, ``"T"``, ``"A"``).
     """
     size = len(cards)
-    text = write_played(cards)
     if size not in SIZE_NAMES:
-        raise ComboError(f"{text}: a play is 1, 2, 3 or 5 cards, not {size}")
+        raise ComboError(f"{write_played(cards)}: a play is 1, 2, 3 or 5 cards, not {size}")
     if size == 1:
         code, declared = cards[0]
         if declared is not None:
-            raise ComboError(f"{text}: a joker played alone is itself; it declares nothing")
+            raise ComboError(
+                f"{write_played(cards)}: a joker played alone is itself; it declares nothing"
+            )
         value = single_value(code, trump)
         return Combo(1, "single", (value,), code)
     parts = _split(cards)
@@ -298,10 +309,12 @@ def classify(
         try:
             return _five(parts, trump, order, compare)
         except ComboError as exc:
-            raise ComboError(f"{text} {exc}") from None
+            raise ComboError(f"{write_played(cards)} {exc}") from None
     values = _kind_values(parts, trump)
     x = _n_of_a_kind(values, parts.wild, size)
     kind = SIZE_NAMES[size]
     if x is None:
-        raise ComboError(f"{text} is not a {kind}: the cards of a {kind} are one rank")
+        raise ComboError(
+            f"{write_played(cards)} is not a {kind}: the cards of a {kind} are one rank"
+        )
     return Combo(size, kind, (x,), f"{kind} of {value_name(x, trump)}s")

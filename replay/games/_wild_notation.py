@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from replay.cards import spellings
 from replay.errors import ActionSyntaxError, SetupError
 from replay.games._deal import check_pack, parse_deal, require, write_deal
 from replay.games._wild_combos import (
@@ -30,6 +31,7 @@ from replay.games._wild_combos import (
     write_played,
 )
 from replay.record import seat_index, seat_letter
+from replay.slots import slot_init
 
 PLAYERS = 6
 HAND_SIZE = 27
@@ -76,12 +78,18 @@ def card_order(code: str) -> tuple[int, int]:
     return (NATURAL[code[0]], SUITS.index(code[1]))
 
 
+#: every card code: its usual spellings, and its place in the canonical order
+_SPELLED = spellings(set(PACK))
+_ORDER_KEY = {code: card_order(code) for code in set(PACK)}.__getitem__
+
+
 def play_order(code: str, trump: str) -> tuple[int, int]:
     """Single order under a trump rank (for showing a hand low to high)."""
     return (single_value(code, trump), SUITS.index(code[1]) if code not in JOKERS else 0)
 
 
 # --- setup --------------------------------------------------------------------------
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Setup:
     """One hand's setup: levels (rank letters, ACE's then BDF's), the offense team,
@@ -210,7 +218,8 @@ def parse_setup(tags: Mapping[str, str], *, first: int, final: str) -> Setup:
         players=PLAYERS,
         hand_size=HAND_SIZE,
         parse=read_card,
-        key=card_order,
+        key=_ORDER_KEY,
+        spelled=_SPELLED,
     )
     check_pack(hands, (), PACK, pack_name="162-card pack", key=card_order)
     trump = levels[offense]
@@ -224,7 +233,7 @@ def write_setup(setup: Setup) -> dict[str, str]:
     out = {
         "Levels": write_levels(setup.levels),
         "Offense": TEAMS[setup.offense],
-        "Deal": write_deal(setup.hands, key=card_order),
+        "Deal": write_deal(setup.hands, key=_ORDER_KEY),
     }
     if setup.tribute:
         out["Tribute"] = write_tribute(setup.tribute)

@@ -12,10 +12,12 @@ Cost: every method is constant time per action except :meth:`State.facts` and
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from functools import partial
+from typing import Any, Literal, NamedTuple
 
+from replay import memo
 from replay.errors import RuleViolation
 from replay.games._wild_combos import (
     FIVE_KIND,
@@ -25,6 +27,7 @@ from replay.games._wild_combos import (
     RANKS,
     STRAIGHT_FLUSH,
     Combo,
+    ComboError,
     FiveOrder,
     FlushCompare,
     classify,
@@ -32,6 +35,7 @@ from replay.games._wild_combos import (
 from replay.games._wild_notation import (
     PLAYERS,
     TEAMS,
+    Pass,
     Play,
     Setup,
     play_order,
@@ -42,6 +46,7 @@ from replay.games._wild_notation import (
 )
 from replay.record import seat_letter
 from replay.rules import Option
+from replay.slots import slot_init
 
 FIVE_CARD_ORDER = Option(
     "five-card-order",
@@ -80,6 +85,88 @@ FINAL_LEVEL = Option(
 Phase = Literal["tribute", "play", "over"]
 
 
+_SEATS = tuple(range(PLAYERS))
+_dict_delitem = dict.__delitem__  # Counter's own __delitem__ is a Python method
+
+
+class PlayReading:
+    """What a play is, whoever makes it (moves are immutable): its canonical text, the
+    cards it needs from the hand (code and count, first written first), the jokers
+    among them, and its :class:`Combo` under each trump and option (``classify``'s
+    answer, or the reason it refuses the cards), worked out once.
+
+    A combination does not depend on the order the cards are written in, so combos
+    are also shared, through :data:`_COMBOS`, by the plays of the same cards in
+    another order; a refusal is not (its message quotes the cards as written)."""
+
+    __slots__ = ("_combos", "codes", "jokers", "move", "need", "same_cards", "text")
+
+    def __init__(self, move: Play) -> None:
+        cards = move.cards
+        self.move = move
+        self.text = write_move(move)
+        codes = tuple(code for code, _ in cards)
+        self.codes = codes
+        need: dict[str, int] = {}
+        for code in codes:
+            need[code] = need.get(code, 0) + 1
+        self.need = tuple(need.items())
+        self.jokers = sum(1 for code in codes if code in JOKERS)
+        self.same_cards = tuple(sorted(cards, key=_card_key))
+        self._combos: dict[tuple[str, str, str], Combo | str] = {}
+
+    def combo(self, trump: str, order: FiveOrder, compare: FlushCompare) -> Combo | str:
+        """The play's combination, or why the cards are not one (ComboError's words)."""
+        key = (trump, order, compare)
+        found = self._combos.get(key)
+        if found is None:
+            shared = (self.same_cards, trump, order, compare)
+            found = _COMBOS.get(shared)
+            if found is None:
+                try:
+                    found = classify(self.move.cards, trump=trump, order=order, compare=compare)
+                except ComboError as exc:
+                    found = str(exc)
+                else:
+                    memo.remember(_COMBOS, shared, found)
+            self._combos[key] = found
+        return found
+
+    def straight_flush(self, trump: str) -> bool:
+        """Whether the play reads as a straight flush when that order is in force."""
+        found = self.combo(trump, "straight-flush", "high")
+        if isinstance(found, str):
+            raise ComboError(found)
+        return found.kind == STRAIGHT_FLUSH
+
+
+def _card_key(card: tuple[str, str | None]) -> tuple[str, str]:
+    return (card[0], card[1] or "")
+
+
+#: readings by move object (the loader shares one object among equal moves); an
+#: entry keeps its move alive, so an id in the table is never another object's
+_READINGS: dict[int, PlayReading] = memo.table()
+#: combinations by the cards played (in a set order) and the trump and options
+_COMBOS: dict[tuple[Any, ...], Combo] = memo.table()
+
+
+def play_reading(move: Play) -> PlayReading:
+    reading = _READINGS.get(id(move))
+    if reading is None or reading.move is not move:
+        reading = memo.remember(_READINGS, id(move), PlayReading(move))
+    return reading
+
+
+def move_text(move: object) -> str:
+    """``write_move(move)``; a play's from its reading (worked out once)."""
+    if isinstance(move, Play):
+        return play_reading(move).text
+    if isinstance(move, Pass):
+        return "pass"
+    return write_move(move)  # type: ignore[arg-type]  # a tribute or a return: rare
+
+
 @dataclass(slots=True)
 class Exchange:
     """One tribute pair and how far it has gone (step 0 tribute, 1 the receiver's
@@ -97,13 +184,16 @@ class Exchange:
         return self.card in JOKERS
 
 
-@dataclass(frozen=True, slots=True)
-class Top:
-    """The play to beat: who played it, as written, and its reading."""
+class Top(NamedTuple):
+    """The play to beat: who played it, as written, and its reading (a named tuple,
+    made in one step by :data:`_top`)."""
 
     seat: int
     text: str
     combo: Combo
+
+
+_top: Callable[[tuple[int, str, Combo]], Top] = partial(tuple.__new__, Top)
 
 
 @dataclass(slots=True)
@@ -129,7 +219,9 @@ class State:
     top: Top | None = None
     passed: set[int] = field(default_factory=set)
     plays: list[tuple[int, str, str]] = field(default_factory=list)  # seat, text, label
-    last_trick: dict[str, Any] | None = None
+    #: the last finished trick: number, leader, plays (seat, text, label), winner, label
+    #: (as :attr:`last_trick` draws it, for the table only)
+    finished: tuple[int, int, list[tuple[int, str, str]], int, str] | None = None
     escaped: list[int] = field(default_factory=list)
     last: tuple[int, str] | None = None
     actions: int = 0
@@ -154,6 +246,20 @@ class State:
         )
         state.begin_play_if_ready()
         return state
+
+    @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The last finished trick as the table shows it (None before the first)."""
+        if self.finished is None:
+            return None
+        number, leader, plays, winner, label = self.finished
+        return {
+            "number": number,
+            "leader": seat_letter(leader),
+            "plays": _plays_json(plays),
+            "winner": seat_letter(winner),
+            "label": label,
+        }
 
     @property
     def trump(self) -> str:
@@ -207,31 +313,34 @@ class State:
         self.passed.add(seat)
         self.plays.append((seat, "pass", ""))
         assert self.top is not None
-        others = [s for s in range(PLAYERS) if self.hands[s] and s != self.top.seat]
-        if all(s in self.passed for s in others):
-            self._end_trick()
-        else:
-            self.turn = self.next_holder(seat)
+        leader = self.top.seat
+        hands, passed = self.hands, self.passed
+        for s in _SEATS:
+            if s != leader and s not in passed and hands[s]:
+                self.turn = self.next_holder(seat)  # someone holding cards has yet to pass
+                return
+        self._end_trick()
 
-    def record_play(self, seat: int, move: Play, combo: Combo) -> None:
-        text = write_move(move)
-        for code, _ in move.cards:
-            self.hands[seat][code] -= 1
-            if not self.hands[seat][code]:
-                del self.hands[seat][code]
+    def record_play(self, seat: int, reading: PlayReading, combo: Combo) -> None:
+        text = reading.text
+        hand = self.hands[seat]
+        for code, need in reading.need:
+            left = hand[code] - need
+            if left:
+                hand[code] = left
+            else:
+                _dict_delitem(hand, code)
         if combo.size > 1:
-            self.wild_jokers += sum(1 for code, _ in move.cards if code in JOKERS)
+            self.wild_jokers += reading.jokers
         self.kinds[combo.kind] += 1
         if combo.kind == STRAIGHT_FLUSH or (
-            combo.kind == FLUSH
-            and classify(move.cards, trump=self.trump, order="straight-flush").kind
-            == STRAIGHT_FLUSH
+            combo.kind == FLUSH and reading.straight_flush(self.trump)
         ):
             self.straight_flushes += 1
-        self.top = Top(seat, text, combo)
+        self.top = _top((seat, text, combo))
         self.passed = set()
         self.plays.append((seat, text, combo.label))
-        if not self.hands[seat]:
+        if not hand:
             self.escaped.append(seat)
             team = team_of(seat)
             if all(not self.hands[s] for s in team_seats(team)):
@@ -243,13 +352,7 @@ class State:
     def _end_trick(self) -> None:
         assert self.top is not None
         winner = self.top.seat
-        self.last_trick = {
-            "number": self.trick,
-            "leader": seat_letter(self.leader),
-            "plays": _plays_json(self.plays),
-            "winner": seat_letter(winner),
-            "label": self.top.combo.label,
-        }
+        self.finished = (self.trick, self.leader, self.plays, winner, self.top.combo.label)
         lead = winner
         if not self.hands[winner]:
             partner = self._partner_after(winner) if self.lead_partner else None
@@ -293,6 +396,7 @@ class State:
         return out
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class NextHand:
     """What a finished hand decides for the next one."""

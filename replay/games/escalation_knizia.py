@@ -23,14 +23,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from replay import memo
+from replay.cards import spellings
 from replay.errors import RuleViolation, SetupError
 from replay.games import _escalation as escalation
 from replay.games import _knizia_cards as kc
-from replay.games._deal import parse_deal, parse_stock, require, write_deal, write_stock
+from replay.games._deal import (
+    parse_deal,
+    parse_stock,
+    require,
+    write_deal,
+    write_stock,
+)
 from replay.games._knizia_cards import PASS, WILD, Move, Play, Take, is_number
 from replay.record import GameRecord, Outcome, Variant, seat_letter
 from replay.registry import register
 from replay.rules import FactSpec, Option, Rules
+from replay.slots import slot_init
 
 HAND_SIZE = 6
 PACK_SIZE = 56
@@ -53,12 +62,18 @@ SPECIAL_LEAD = Option(
     "a Pass card may lead only from a hand holding nothing but Pass cards (a hand of "
     "Pass and wild cards leads with a wild card).",
 )
+#: seat letters by seat
+_LETTERS = tuple(seat_letter(s) for s in range(26))
+#: every card code: its usual spellings, and its place in the canonical order
+_SPELLED = spellings((*kc.NUMBERS, WILD, PASS))
+_ORDER_KEY = {code: kc.sort_key(code) for code in set(_SPELLED.values())}.__getitem__
 #: how a pile entry shows a Pass card: it keeps the value in force
 PASSED = "pass"
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six")
 
 
 # --- values: setup and the pile -------------------------------------------------------
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Setup:
     """The deal (one sorted hand per seat, in seat order) and the stock, top first."""
@@ -67,15 +82,11 @@ class Setup:
     stock: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
-    """One play on the pile: who, its cards as shown (``W=5`` for a wild card counting
-    5), the value in force after it, and ``"pass"`` for a Pass card."""
-
-    seat: int
-    cards: tuple[str, ...]
-    value: int
-    special: str | None
+#: one play on the pile: who, its cards as shown (``W=5`` for a wild card counting
+#: 5), the value in force after it, and ``"pass"`` for a Pass card (a plain tuple:
+#: one is made per action)
+Played = tuple[int, tuple[str, ...], int, str | None]
+_dict_delitem = dict.__delitem__  # Counter's own __delitem__ is a Python method
 
 
 @dataclass(slots=True)
@@ -89,6 +100,7 @@ class State:
     stock: tuple[str, ...]
     drawn: int = 0  # stock cards drawn so far: the next draw is stock[drawn]
     pile: list[Played] = field(default_factory=list)
+    pile_cards: list[str] = field(default_factory=list)  # the pile's cards, bare codes
     value: int | None = None  # value in force; None before the first action
     turn: int | None = 0  # None once the game is over
     over: bool = False
@@ -142,6 +154,50 @@ def _shape(seat: int, taking: bool, cards: Sequence[str], wild: int | None) -> i
     return wild
 
 
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """What a move is, whoever makes it: the cards it needs from the hand (code and
+    count, first written first), whether the cards make one legal play, the value
+    each card counts (None for a Pass card) and the cards as the pile shows them."""
+
+    move: Move
+    taking: bool
+    need: tuple[tuple[str, int], ...]
+    legal: bool
+    per: int | None
+    value: int  # per times the number of cards: the value the play makes (0 for a Pass)
+    special: str | None  # how the pile shows it: "pass" for a Pass card
+    shown: tuple[str, ...]
+    wilds: int
+    passes: int
+
+
+#: readings by move object (moves are immutable and the loader shares equal ones);
+#: an entry keeps its move alive, so the id is never another object's
+_READINGS: dict[int, _Reading] = memo.table()
+
+
+def _read(move: Move) -> _Reading:
+    cards = move.cards
+    try:
+        per, legal = _shape(0, False, cards, move.wild), True
+    except RuleViolation:
+        per, legal = None, False
+    reading = _Reading(
+        move,
+        isinstance(move, Take),
+        tuple(Counter(cards).items()),
+        legal,
+        per,
+        per * len(cards) if per is not None else 0,
+        PASSED if per is None else None,
+        tuple(f"{WILD}={per}" if c == WILD else c for c in cards),
+        cards.count(WILD),
+        cards.count(PASS),
+    )
+    return memo.remember(_READINGS, id(move), reading)
+
+
 def _check_held(seat: int, taking: bool, hand: Counter[str], move: Move) -> None:
     for code, need in Counter(move.cards).items():
         have = hand[code]
@@ -188,15 +244,16 @@ class KniziaRules(Rules[Setup, Move, State]):
             players=players,
             hand_size=HAND_SIZE,
             parse=kc.parse_code,
-            key=kc.sort_key,
+            key=_ORDER_KEY,
+            spelled=_SPELLED,
         )
-        stock = parse_stock(require(tags, "Stock"), parse=kc.parse_code)
+        stock = parse_stock(require(tags, "Stock"), parse=kc.parse_code, spelled=_SPELLED)
         _check_pack(deal, stock)
         return Setup(deal, stock)
 
     def write_setup(self, setup: Setup) -> dict[str, str]:
         return {
-            "Deal": write_deal(setup.deal, key=kc.sort_key),
+            "Deal": write_deal(setup.deal, key=_ORDER_KEY),
             "Stock": write_stock(setup.stock),
         }
 
@@ -226,16 +283,35 @@ class KniziaRules(Rules[Setup, Move, State]):
         if seat != state.turn:
             turn = seat_letter(state.turn) if state.turn is not None else "nobody"
             raise RuleViolation(f"it is {turn}'s turn, not {seat_letter(seat)}'s")
-        taking = isinstance(move, Take)
+        reading = _READINGS.get(id(move))
+        if reading is None or reading.move is not move:
+            reading = _read(move)
+        taking = reading.taking
         cards = move.cards
-        if taking and not state.pile:
+        pile = state.pile
+        if taking and not pile:
             who = seat_letter(seat)
             raise RuleViolation(f"{who} cannot take: the pile is empty, so {who} leads")
         hand = state.hands[seat]
-        _check_held(seat, taking, hand, move)
-        per = _shape(seat, taking, cards, move.wild)
-        leading = taking or not state.pile
-        if per is None:  # a Pass card
+        get = hand.get
+        need = reading.need
+        for code, n in need:
+            if get(code, 0) < n:
+                _check_held(seat, taking, hand, move)  # raises, saying what is missing
+        if not reading.legal:
+            _shape(seat, taking, cards, move.wild)  # raises, saying why
+        per = reading.per
+        leading = taking or not pile
+        if per is not None:  # numbers or wild cards: the usual case
+            new_value = reading.value
+            if not leading:
+                in_force = state.value or 0
+                if new_value <= in_force:
+                    raise RuleViolation(
+                        f"{seat_letter(seat)} plays {kc.write_cards(cards, move.wild)} = "
+                        f"{new_value}, which does not beat {in_force}"
+                    )
+        else:  # a Pass card
             if leading and not state.pass_always_leads:
                 other = next((c for c in kc.sorted_codes(hand) if c != PASS), None)
                 if other is not None:
@@ -244,39 +320,43 @@ class KniziaRules(Rules[Setup, Move, State]):
                         f"{other} (special-lead=if-only-specials)"
                     )
             new_value = 0 if leading else state.value or 0
-        else:
-            new_value = per * len(cards)
-            in_force = state.value or 0
-            if not leading and new_value <= in_force:
-                raise RuleViolation(
-                    f"{seat_letter(seat)} plays {kc.write_cards(cards, move.wild)} = "
-                    f"{new_value}, which does not beat {in_force}"
-                )
 
         # --- make the move
         took: tuple[str, ...] = ()
+        pile_cards = state.pile_cards
         if taking:
-            took = tuple(c.partition("=")[0] for played in state.pile for c in played.cards)
+            took = tuple(pile_cards)
             state.stacks[seat].extend(took)
-            state.pile.clear()
+            pile.clear()
+            pile_cards.clear()
             state.takes[seat] += 1
-        hand.subtract(cards)
-        for code in set(cards):
-            if hand[code] <= 0:
-                del hand[code]
-        shown = tuple(f"{WILD}={per}" if c == WILD else c for c in cards)
-        state.pile.append(Played(seat, shown, new_value, PASSED if per is None else None))
+        pile_cards.extend(cards)
+        for code, n in need:
+            left = hand[code] - n
+            if left > 0:
+                hand[code] = left
+            else:
+                _dict_delitem(hand, code)
+        pile.append((seat, reading.shown, new_value, reading.special))
         state.value = new_value
-        state.highest = max(state.highest, new_value)
-        state.wilds += cards.count(WILD)
-        state.passes += cards.count(PASS)
+        if new_value > state.highest:
+            state.highest = new_value
+        if reading.wilds:
+            state.wilds += reading.wilds
+        if reading.passes:
+            state.passes += reading.passes
         state.last = (seat, move, took)
         state.actions += 1
         stock = state.stock
-        while hand.total() < HAND_SIZE and state.drawn < len(stock):
-            hand[stock[state.drawn]] += 1
-            state.drawn += 1
-        if hand.total():
+        total = sum(hand.values())
+        drawn = state.drawn
+        while total < HAND_SIZE and drawn < len(stock):
+            code = stock[drawn]
+            hand[code] = get(code, 0) + 1
+            drawn += 1
+            total += 1
+        state.drawn = drawn
+        if total:
             state.turn = (seat + 1) % state.players
         else:
             state.over = True
@@ -304,15 +384,10 @@ class KniziaRules(Rules[Setup, Move, State]):
             "seats": seats,
             "turn": seat_letter(state.turn) if state.turn is not None else None,
             "value": state.value,
-            "lead": list(state.pile[0].cards) if state.pile else None,
+            "lead": list(state.pile[0][1]) if state.pile else None,
             "pile": [
-                {
-                    "seat": seat_letter(p.seat),
-                    "cards": list(p.cards),
-                    "value": p.value,
-                    "special": p.special,
-                }
-                for p in state.pile
+                {"seat": seat_letter(seat), "cards": list(cards), "value": value, "special": what}
+                for seat, cards, value, what in state.pile
             ],
             "hands": {seats[s]: kc.sorted_codes(h.elements()) for s, h in enumerate(state.hands)},
             "stacks": {seats[s]: list(st) for s, st in enumerate(state.stacks)},
@@ -325,7 +400,7 @@ class KniziaRules(Rules[Setup, Move, State]):
     def facts(self, state: State) -> dict[str, Any]:
         return {
             "pile_takes": sum(state.takes),
-            "takes_by_seat": {seat_letter(s): n for s, n in enumerate(state.takes)},
+            "takes_by_seat": {_LETTERS[s]: n for s, n in enumerate(state.takes)},
             "highest_value": state.highest,
             "went_out": seat_letter(state.went_out) if state.went_out is not None else None,
             "wilds_played": state.wilds,

@@ -19,9 +19,18 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
-from replay.cards import STANDARD_DECK, Card, parse_card, sort_key, sorted_cards
+from replay.cards import (
+    SPELLED,
+    STANDARD_DECK,
+    Card,
+    code_of,
+    order_key,
+    parse_card,
+    sort_key,
+    sorted_cards,
+)
 from replay.errors import ActionSyntaxError, RuleViolation
 from replay.games import _escalation as escalation
 from replay.games._deal import (
@@ -35,6 +44,7 @@ from replay.games._deal import (
 from replay.record import Outcome, Variant, seat_letter
 from replay.registry import register
 from replay.rules import FactSpec, Option, Rules
+from replay.slots import slot_init
 
 HAND_SIZE = 6
 SPECIAL_LEAD = Option(
@@ -46,6 +56,8 @@ SPECIAL_LEAD = Option(
     "2s and 3s.",
 )
 
+#: seat letters by seat
+_LETTERS = tuple(seat_letter(s) for s in range(26))
 #: a card's value by its code; 0 marks the specials (2 and 3).  4, 5 and 6 are all 6.
 VALUE: dict[str, int] = {
     c.code: 0 if c.rank <= 3 else 6 if c.rank <= 6 else c.rank for c in STANDARD_DECK
@@ -57,6 +69,7 @@ PASS, REVERSE = "pass", "reverse"
 
 
 # --- values: setup and moves -------------------------------------------------------
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Setup:
     """The deal (one sorted hand per seat, in seat order) and the stock, top first."""
@@ -65,11 +78,29 @@ class Setup:
     stock: tuple[Card, ...]
 
 
+class Shape(NamedTuple):
+    """What a move's cards are, whoever plays them, worked out once when the move is
+    made: their codes, how many (``size``), the value they make (0 for a special), whether they
+    are a single special (2 or 3), and whether they make one play at all (some card;
+    no card twice; several cards only as a set of equal-valued ordinary cards —
+    :func:`_check_set` says why not)."""
+
+    codes: tuple[str, ...]
+    size: int
+    value: int
+    special: bool
+    well_formed: bool
+
+
 @dataclass(frozen=True, slots=True)
 class Play:
     """``X: 7H 7C``: a set of equal-valued ordinary cards, or one special (2 or 3)."""
 
     cards: tuple[Card, ...]
+    shape: Shape = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", _shape(self.cards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,19 +108,18 @@ class Take:
     """``X: take 9D 9S``: take the pile into the stack, then lead ``lead``."""
 
     lead: tuple[Card, ...]
+    shape: Shape = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", _shape(self.lead))
 
 
 Move = Play | Take
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
-    """One play on the pile: who, which cards, the value in force after it."""
-
-    seat: int
-    cards: tuple[Card, ...]
-    value: int
-    special: str | None
+#: one play on the pile: who, which cards, the value in force after it, and
+#: ``"pass"``/``"reverse"`` for a special (a plain tuple: one is made per action)
+Played = tuple[int, tuple[Card, ...], int, str | None]
 
 
 @dataclass(slots=True)
@@ -103,6 +133,7 @@ class State:
     stock: tuple[Card, ...]
     drawn: int = 0  # stock cards drawn so far: the next draw is stock[drawn]
     pile: list[Played] = field(default_factory=list)
+    pile_cards: list[Card] = field(default_factory=list)  # the pile's cards, in order
     value: int | None = None  # value in force; None before the first action
     turn: int | None = 0  # None once the game is over
     direction: int = CLOCKWISE
@@ -125,6 +156,43 @@ def _text(cards: Sequence[Card]) -> str:
 def _who(seat: int, taking: bool) -> str:
     """The start of a message about the cards of a move: "B plays" / "B leads"."""
     return f"{seat_letter(seat)} {'leads' if taking else 'plays'}"
+
+
+def _shape(cards: tuple[Card, ...]) -> Shape:
+    count = len(cards)
+    first = VALUE[cards[0].code] if cards else 0
+    try:
+        _check_set(0, False, cards)
+        well_formed = count > 0
+    except RuleViolation:
+        well_formed = False
+    return Shape(
+        tuple(c.code for c in cards), count, first * count, first == 0 and count == 1, well_formed
+    )
+
+
+def _check_set(seat: int, taking: bool, cards: tuple[Card, ...]) -> None:
+    """Raise unless ``cards`` make one play: no card twice, and several cards only as a
+    set of equal-valued ordinary cards."""
+    if len(cards) <= 1:
+        return
+    value = VALUE[cards[0].code]
+    codes = [c.code for c in cards]
+    for k, code in enumerate(codes):
+        if code in codes[:k]:
+            raise RuleViolation(f"{_who(seat, taking)} {code} twice")
+    for c in cards:
+        v = VALUE[c.code]
+        if v == 0:
+            raise RuleViolation(
+                f"{_who(seat, taking)} {_text(cards)}, but specials (2s and 3s) may "
+                "not be part of a set: a 2 or a 3 is played alone"
+            )
+        if v != value:
+            raise RuleViolation(
+                f"{_who(seat, taking)} {_text(cards)}, but a set's cards must have "
+                f"equal value ({cards[0].code} is {value}, {c.code} is {v})"
+            )
 
 
 # --- the plug-in ---------------------------------------------------------------------
@@ -154,14 +222,18 @@ class PierceRules(Rules[Setup, Move, State]):
             players=players,
             hand_size=HAND_SIZE,
             parse=parse_card,
-            key=sort_key,
+            key=order_key,
+            spelled=SPELLED,
         )
-        stock = parse_stock(require(tags, "Stock"), parse=parse_card)
+        stock = parse_stock(require(tags, "Stock"), parse=parse_card, spelled=SPELLED)
         check_pack(deal, stock, STANDARD_DECK, key=sort_key)
         return Setup(deal, stock)
 
     def write_setup(self, setup: Setup) -> dict[str, str]:
-        return {"Deal": write_deal(setup.deal, key=sort_key), "Stock": write_stock(setup.stock)}
+        return {
+            "Deal": write_deal(setup.deal, key=order_key, text=code_of),
+            "Stock": write_stock(setup.stock, text=code_of),
+        }
 
     def parse_move(self, words: Sequence[str]) -> Move:
         if not words:
@@ -201,38 +273,25 @@ class PierceRules(Rules[Setup, Move, State]):
         if seat != state.turn:
             turn = seat_letter(state.turn) if state.turn is not None else "nobody"
             raise RuleViolation(f"it is {turn}'s turn, not {seat_letter(seat)}'s")
-        taking = isinstance(move, Take)
-        cards = move.lead if isinstance(move, Take) else move.cards
+        if isinstance(move, Take):
+            taking, cards = True, move.lead
+        else:
+            taking, cards = False, move.cards
+        shape = move.shape
         if not cards:
             raise RuleViolation(f"{_who(seat, taking)} no card")
-        if taking and not state.pile:
+        pile = state.pile
+        if taking and not pile:
             who = seat_letter(seat)
             raise RuleViolation(f"{who} cannot take: the pile is empty, so {who} leads")
         hand = state.hands[seat]
-        for c in cards:
-            if c.code not in hand:
-                raise RuleViolation(f"{seat_letter(seat)} does not hold {c.code}")
-        count = len(cards)
-        value = VALUE[cards[0].code]
-        special = value == 0 and count == 1
-        if count > 1:
-            codes = [c.code for c in cards]
-            for k, code in enumerate(codes):
-                if code in codes[:k]:
-                    raise RuleViolation(f"{_who(seat, taking)} {code} twice")
-            for c in cards:
-                v = VALUE[c.code]
-                if v == 0:
-                    raise RuleViolation(
-                        f"{_who(seat, taking)} {_text(cards)}, but specials (2s and 3s) may "
-                        "not be part of a set: a 2 or a 3 is played alone"
-                    )
-                if v != value:
-                    raise RuleViolation(
-                        f"{_who(seat, taking)} {_text(cards)}, but a set's cards must have "
-                        f"equal value ({cards[0].code} is {value}, {c.code} is {v})"
-                    )
-        if taking or not state.pile:  # a lead: any value
+        for code in shape.codes:
+            if code not in hand:
+                raise RuleViolation(f"{seat_letter(seat)} does not hold {code}")
+        if not shape.well_formed:
+            _check_set(seat, taking, cards)  # raises, saying why
+        special = shape.special
+        if taking or not pile:  # a lead: any value
             if special and not state.specials_always_lead:
                 ordinary = next((c for c in hand.values() if VALUE[c.code] != 0), None)
                 if ordinary is not None:
@@ -241,11 +300,11 @@ class PierceRules(Rules[Setup, Move, State]):
                         f"holding the ordinary card {ordinary.code} "
                         "(special-lead=if-only-specials)"
                     )
-            new_value = value * count
+            new_value = shape.value
         elif special:  # a special passes the value in force through
             new_value = state.value or 0
         else:
-            new_value = value * count
+            new_value = shape.value
             in_force = state.value or 0
             if new_value <= in_force:
                 raise RuleViolation(
@@ -255,13 +314,16 @@ class PierceRules(Rules[Setup, Move, State]):
 
         # --- make the move
         took: tuple[Card, ...] = ()
+        pile_cards = state.pile_cards
         if taking:
-            took = tuple(c for played in state.pile for c in played.cards)
+            took = tuple(pile_cards)
             state.stacks[seat].extend(took)
-            state.pile.clear()
+            pile.clear()
+            pile_cards.clear()
             state.takes[seat] += 1
-        for c in cards:
-            del hand[c.code]
+        pile_cards.extend(cards)
+        for code in shape.codes:
+            del hand[code]
         what: str | None = None
         if special:
             if cards[0].rank == 3 and state.players > 2:
@@ -269,18 +331,22 @@ class PierceRules(Rules[Setup, Move, State]):
                 what = REVERSE
             else:
                 what = PASS
-        state.pile.append(Played(seat, cards, new_value, what))
+        pile.append((seat, cards, new_value, what))
         state.value = new_value
         if new_value > state.highest:
             state.highest = new_value
         state.last = (seat, move, took)
         state.actions += 1
         stock = state.stock
-        while len(hand) < HAND_SIZE and state.drawn < len(stock):
-            drawn = stock[state.drawn]
-            hand[drawn.code] = drawn
-            state.drawn += 1
-        if hand:
+        drawn = state.drawn
+        size = len(hand)
+        while size < HAND_SIZE and drawn < len(stock):
+            card = stock[drawn]
+            hand[card.code] = card
+            drawn += 1
+            size += 1
+        state.drawn = drawn
+        if size:
             state.turn = (seat + state.direction) % state.players
         else:
             state.over = True
@@ -311,15 +377,10 @@ class PierceRules(Rules[Setup, Move, State]):
             "turn": seat_letter(state.turn) if state.turn is not None else None,
             "direction": "clockwise" if state.direction == CLOCKWISE else "counter-clockwise",
             "value": state.value,
-            "lead": _codes(state.pile[0].cards) if state.pile else None,
+            "lead": _codes(state.pile[0][1]) if state.pile else None,
             "pile": [
-                {
-                    "seat": seat_letter(p.seat),
-                    "cards": _codes(p.cards),
-                    "value": p.value,
-                    "special": p.special,
-                }
-                for p in state.pile
+                {"seat": seat_letter(seat), "cards": _codes(cards), "value": value, "special": what}
+                for seat, cards, value, what in state.pile
             ],
             "hands": {
                 seats[s]: _codes(sorted_cards(h.values())) for s, h in enumerate(state.hands)
@@ -334,7 +395,7 @@ class PierceRules(Rules[Setup, Move, State]):
     def facts(self, state: State) -> dict[str, Any]:
         return {
             "pile_takes": sum(state.takes),
-            "takes_by_seat": {seat_letter(s): n for s, n in enumerate(state.takes)},
+            "takes_by_seat": {_LETTERS[s]: n for s, n in enumerate(state.takes)},
             "highest_value": state.highest,
             "went_out": seat_letter(state.winner) if state.winner is not None else None,
             "actions": state.actions,

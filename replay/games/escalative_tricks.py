@@ -19,12 +19,13 @@ Cost: ``apply`` is constant time (a hand holds at most seven cards); a game is a
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Literal
+from functools import partial
+from typing import Any, ClassVar, Literal, NamedTuple
 
-from replay.cards import Card, parse_card, sort_key, sorted_cards
+from replay.cards import SPELLED, Card, code_of, order_key, parse_card, sort_key, sorted_cards
 from replay.errors import RuleViolation
 from replay.games._deal import check_pack, parse_deal, require, write_deal
 from replay.games._tricks_notation import (
@@ -44,6 +45,7 @@ from replay.games._tricks_notation import (
 from replay.record import Outcome, Variant, seat_letter
 from replay.registry import register
 from replay.rules import FactSpec, Option, Rules
+from replay.slots import slot_init
 
 PLAYERS = 4
 HAND_SIZE = 7
@@ -64,6 +66,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Setup:
     """The deal: one hand per seat, in seat order, each sorted canonically."""
@@ -71,16 +74,23 @@ class Setup:
     deal: tuple[tuple[Card, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """A completed trick: its number (= its value), who led, the suit led, the cards
-    in the order played, and who won it."""
+    in the order played, and who won it (a named tuple, made in one step by
+    :data:`_trick`)."""
 
     number: int
     leader: int
     led: str
     cards: tuple[tuple[int, Card], ...]
     winner: int
+
+
+_trick: Callable[[tuple[int, int, str, tuple[tuple[int, Card], ...], int]], Trick] = partial(
+    tuple.__new__, Trick
+)
+#: seat letters by seat, for messages
+_LETTERS = tuple(seat_letter(s) for s in range(PLAYERS))
 
 
 @dataclass(slots=True)
@@ -110,10 +120,16 @@ def _next(seat: int) -> int:
 def trick_winner(cards: Sequence[tuple[int, Card]], trump: str | None) -> int:
     """The seat whose card wins: the highest trump, else the highest of the suit led."""
     led = cards[0][1].suit
-    trumps = [(c.rank, s) for s, c in cards if c.suit == trump]
-    if trumps:
-        return max(trumps)[1]
-    return max((c.rank, s) for s, c in cards if c.suit == led)[1]
+    # max((rank, seat)) over the trumps if any, else over the suit led: in one pass
+    winner, top, trumped = -1, -1, False
+    for s, c in cards:
+        suit, rank = c.suit, c.rank
+        if suit == trump:
+            if not trumped or rank > top or (rank == top and s > winner):
+                winner, top, trumped = s, rank, True
+        elif not trumped and suit == led and (rank > top or (rank == top and s > winner)):
+            winner, top = s, rank
+    return winner
 
 
 def legal_cards(state: State, seat: int) -> list[Card]:
@@ -134,9 +150,10 @@ def raw_scores(state: State) -> list[int]:
     return raw
 
 
-def final_scores(state: State) -> list[int]:
-    """Raw scores, the declarer's with the bid added (made) or taken off (failed)."""
-    scores = raw_scores(state)
+def final_scores(state: State, raw: list[int] | None = None) -> list[int]:
+    """Raw scores, the declarer's with the bid added (made) or taken off (failed).
+    ``raw``: the raw scores when the caller has them already."""
+    scores = list(raw) if raw is not None else raw_scores(state)
     if state.declarer is not None and state.high_bid is not None:
         bid = state.high_bid
         d = state.declarer
@@ -177,13 +194,14 @@ class TricksRules(Rules[Setup, Move, State]):
             players=players,
             hand_size=HAND_SIZE,
             parse=parse_card,
-            key=sort_key,
+            key=order_key,
+            spelled=SPELLED,
         )
         check_pack(deal, (), PACK, pack_name=PACK_NAME, key=sort_key)
         return Setup(deal)
 
     def write_setup(self, setup: Setup) -> dict[str, str]:
-        return {"Deal": write_deal(setup.deal, key=sort_key)}
+        return {"Deal": write_deal(setup.deal, key=order_key, text=code_of)}
 
     def parse_move(self, words: Sequence[str]) -> Move:
         return parse_move(words)
@@ -197,11 +215,37 @@ class TricksRules(Rules[Setup, Move, State]):
 
     def apply(self, state: State, seat: int, move: Move) -> None:
         # --- check everything first: nothing changes before the move is known legal
-        if state.phase is Phase.OVER or state.turn is None:
+        phase = state.phase
+        if phase is Phase.OVER or state.turn is None:
             raise RuleViolation("the game is over; nothing may follow its last action")
         if seat != state.turn:
             raise RuleViolation(self._not_your_turn(state, seat))
-        if state.phase is Phase.AUCTION:
+        if phase is Phase.PLAY and isinstance(move, Play):
+            # the common case, checked and made inline (as _check_play and _play do;
+            # _check_play words any fault)
+            c = move.card
+            code = c.code
+            hand = state.hands[seat]
+            if code not in hand:
+                self._check_play(state, seat, move)
+            trick = state.trick
+            if trick:
+                led = trick[0][1].suit
+                if c.suit != led:
+                    for h in hand.values():
+                        if h.suit == led:
+                            self._check_play(state, seat, move)
+            state.last = (seat, move)
+            state.actions += 1
+            if len(trick) < PLAYERS - 1:  # not the trick's last card
+                del hand[code]
+                state.played[code] = (seat, len(state.tricks) + 1)
+                trick.append((seat, c))
+                state.turn = (seat + 1) % PLAYERS
+            else:
+                self._play(state, seat, c)
+            return
+        if phase is Phase.AUCTION:
             self._check_call(state, seat, move)
         elif state.phase is Phase.TRUMP:
             self._check_trump(state, seat, move)
@@ -237,7 +281,7 @@ class TricksRules(Rules[Setup, Move, State]):
         return f"the declarer {turn} leads trick 1, not {who}"
 
     def _check_call(self, state: State, seat: int, move: Move) -> None:
-        who = seat_letter(seat)
+        who = _LETTERS[seat]
         if isinstance(move, Trump):
             raise RuleViolation(
                 f"{who} names trump, but the auction is not over yet "
@@ -268,7 +312,7 @@ class TricksRules(Rules[Setup, Move, State]):
             )
 
     def _check_trump(self, state: State, seat: int, move: Move) -> None:
-        who = seat_letter(seat)
+        who = _LETTERS[seat]
         if isinstance(move, Pass | Bid):
             raise RuleViolation(
                 f"the auction is over: {who} won it with {state.high_bid} and names trump now "
@@ -308,13 +352,14 @@ class TricksRules(Rules[Setup, Move, State]):
                     )
 
     def _pass(self, state: State, seat: int) -> None:
-        state.calls.append((seat, None))
+        calls = state.calls
+        calls.append((seat, None))
         state.passed[seat] = True
-        last_three = state.calls[-3:]
         if (
             state.high_bid is not None
-            and len(last_three) == 3
-            and all(b is None for _, b in last_three)
+            and len(calls) >= 3
+            and calls[-2][1] is None
+            and calls[-3][1] is None  # the last three calls are passes
         ):
             state.phase = Phase.TRUMP
             state.turn = state.declarer
@@ -330,15 +375,14 @@ class TricksRules(Rules[Setup, Move, State]):
         number = len(state.tricks) + 1
         del state.hands[seat][c.code]
         state.played[c.code] = (seat, number)
-        state.trick.append((seat, c))
-        if len(state.trick) < PLAYERS:
-            state.turn = _next(seat)
+        trick = state.trick
+        trick.append((seat, c))
+        if len(trick) < PLAYERS:
+            state.turn = (seat + 1) % PLAYERS
             return
         winner = trick_winner(state.trick, state.trump)
         leader, first_card = state.trick[0]
-        state.tricks.append(
-            Trick(number, leader, first_card.suit or "", tuple(state.trick), winner)
-        )
+        state.tricks.append(_trick((number, leader, first_card.suit or "", tuple(trick), winner)))
         state.trick = []
         if len(state.tricks) == TRICKS:
             state.phase = Phase.OVER
@@ -362,9 +406,9 @@ class TricksRules(Rules[Setup, Move, State]):
         """The trick's number when ``move`` is a card that opens a trick (the first card
         of the game is trick 1 even while the auction runs: the fault then is the card,
         which ``apply`` reports, not its number)."""
-        if isinstance(move, Play) and state.phase is not Phase.OVER and not state.trick:
-            return len(state.tricks) + 1
-        return None
+        if state.trick or not isinstance(move, Play) or state.phase is Phase.OVER:
+            return None
+        return len(state.tricks) + 1
 
     def table(self, state: State) -> dict[str, Any]:
         seats = [seat_letter(s) for s in range(PLAYERS)]
@@ -416,18 +460,19 @@ class TricksRules(Rules[Setup, Move, State]):
         }
 
     def facts(self, state: State) -> dict[str, Any]:
-        seats = [seat_letter(s) for s in range(PLAYERS)]
+        seats = _LETTERS
         over = state.phase is Phase.OVER
+        raw = raw_scores(state)
         return {
             "bid": state.high_bid,
-            "declarer": seat_letter(state.declarer) if state.declarer is not None else None,
+            "declarer": seats[state.declarer] if state.declarer is not None else None,
             "trump": state.trump,
-            "made": _made(state),
-            "raw_by_seat": dict(zip(seats, raw_scores(state), strict=True)),
-            "tricks_by_seat": {
-                seats[s]: sum(1 for t in state.tricks if t.winner == s) for s in range(PLAYERS)
-            },
-            "final_by_seat": dict(zip(seats, final_scores(state), strict=True)) if over else None,
+            "made": _made(state, raw),
+            "raw_by_seat": dict(zip(seats, raw, strict=True)),
+            "tricks_by_seat": dict(zip(seats, _tricks_won(state), strict=True)),
+            "final_by_seat": dict(zip(seats, final_scores(state, raw), strict=True))
+            if over
+            else None,
             "actions": state.actions,
         }
 
@@ -493,15 +538,23 @@ class TricksRules(Rules[Setup, Move, State]):
         return Pass()
 
 
+def _tricks_won(state: State) -> list[int]:
+    won = [0] * PLAYERS
+    for t in state.tricks:
+        won[t.winner] += 1
+    return won
+
+
 def _call(bid: int | None) -> str:
     return "pass" if bid is None else f"bid {bid}"
 
 
-def _made(state: State) -> bool | None:
-    """Whether the declarer reached the bid; None before the end or with no declarer."""
+def _made(state: State, raw: list[int] | None = None) -> bool | None:
+    """Whether the declarer reached the bid; None before the end or with no declarer.
+    ``raw``: the raw scores when the caller has them already."""
     if state.phase is not Phase.OVER or state.declarer is None or state.high_bid is None:
         return None
-    return raw_scores(state)[state.declarer] >= state.high_bid
+    return (raw if raw is not None else raw_scores(state))[state.declarer] >= state.high_bid
 
 
 def _auction_rounds(state: State) -> list[list[str | None]]:

@@ -19,15 +19,18 @@ Cost: ``apply`` is constant time per card, plus the players' cards when a trick 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from functools import partial
+from typing import Any, ClassVar, Literal, NamedTuple
 
+from replay.cards import spellings
 from replay.errors import ActionSyntaxError, RuleViolation, SetupError
 from replay.games._deal import parse_stock, require
 from replay.record import Outcome, Variant, seat_index, seat_letter
 from replay.registry import register
 from replay.rules import HIDDEN_CARD, FactSpec, Option, Rules, copy_table, hidden
+from replay.slots import slot_init
 
 RANKS = "23456789TJQKA"
 #: a rank's points: 2..10 their number, J 11, Q 12, K 13, A 14
@@ -42,6 +45,7 @@ TIE_OWN_CARD = Option(
     "each win their own card, and the deck takes the rest (the seed's three-player "
     "variant).",
 )
+_SPELLED = spellings(RANKS)
 DECK = "deck"
 #: the chart's series of the deck's points (the others are named by seat letter)
 DECK_SERIES = "Deck"
@@ -60,6 +64,7 @@ def by_value(ranks: Sequence[str]) -> list[str]:
     return sorted(ranks, key=VALUE.__getitem__)
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Setup:
     """The prize deck, top first: the 13 ranks, each once."""
@@ -74,10 +79,10 @@ class Play:
     rank: str
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """A finished trick: its prize, each seat's card (in the order played), who won
-    it, and what each seat and the deck took."""
+    it, and what each seat and the deck took (a named tuple, made in one step by
+    :data:`_trick`)."""
 
     number: int
     prize: str
@@ -86,6 +91,9 @@ class Trick:
     taken: tuple[tuple[str, ...], ...]  # per seat, the cards it took
     to_deck: tuple[str, ...]
     tie: bool  # the highest card was shared by two or more players
+
+
+_trick: Callable[[tuple[Any, ...]], Trick] = partial(tuple.__new__, Trick)
 
 
 @dataclass(slots=True)
@@ -155,7 +163,7 @@ class HeadToHeadRules(Rules[Setup, Play, State]):
     def parse_setup(
         self, *, players: int, first: int, tags: Mapping[str, str], variant: Variant
     ) -> Setup:
-        stock = parse_stock(require(tags, "Stock"), parse=parse_rank)
+        stock = parse_stock(require(tags, "Stock"), parse=parse_rank, spelled=_SPELLED)
         seen: set[str] = set()
         for rank in stock:
             if rank in seen:
@@ -213,35 +221,46 @@ class HeadToHeadRules(Rules[Setup, Play, State]):
 
     def apply(self, state: State, seat: int, move: Play) -> None:
         # --- check everything first: nothing changes before the move is known legal
-        if state.over:
+        tricks = state.tricks
+        if len(tricks) == TRICKS:
             raise RuleViolation("the game is over; nothing may follow its last action")
-        who = seat_letter(seat)
-        if seat in state.chosen:
+        chosen = state.chosen
+        if seat in chosen:
             raise RuleViolation(
-                f"{who} has already played in trick {state.number} ({state.chosen[seat]}); "
-                "every seat plays once before the next trick"
+                f"{seat_letter(seat)} has already played in trick {state.number} "
+                f"({chosen[seat]}); every seat plays once before the next trick"
             )
         rank = move.rank
-        if rank not in state.hands[seat]:
+        hand = state.hands[seat]
+        if rank not in hand:
             raise RuleViolation(
-                f"{who} no longer holds {rank}: it was played in trick "
+                f"{seat_letter(seat)} no longer holds {rank}: it was played in trick "
                 f"{state.played_in[seat][rank]}"
             )
         # --- make the move
-        state.hands[seat].discard(rank)
-        state.played_in[seat][rank] = state.number
-        state.chosen[seat] = rank
+        hand.remove(rank)
+        state.played_in[seat][rank] = len(tricks) + 1
+        chosen[seat] = rank
         state.last = (seat, rank)
         state.actions += 1
-        if len(state.chosen) == state.players:
+        if len(chosen) == state.players:
             self._resolve(state)
 
     def _resolve(self, state: State) -> None:
-        prize = state.prizes[len(state.tricks)]
+        tricks = state.tricks
+        prize = state.prizes[len(tricks)]
         cards = tuple(state.chosen.items())
-        top = max(VALUE[r] for _, r in cards)
-        tops = tuple(s for s, r in cards if VALUE[r] == top)
-        taken: list[tuple[str, ...]] = [() for _ in range(state.players)]
+        top = 0
+        highest: list[int] = []  # the seats that played the highest card, in play order
+        for s, r in cards:
+            v = VALUE[r]
+            if v > top:
+                top = v
+                highest = [s]
+            elif v == top:
+                highest.append(s)
+        tops = tuple(highest)
+        taken: list[tuple[str, ...]] = [()] * state.players
         winners: tuple[int, ...]
         to_deck: tuple[str, ...]
         if top > VALUE[prize] and len(tops) == 1:
@@ -255,24 +274,20 @@ class HeadToHeadRules(Rules[Setup, Play, State]):
             to_deck = (prize, *(r for s, r in cards if s not in tops))
         else:
             winners, to_deck = (), (prize, *(r for _, r in cards))
-        for s, t in enumerate(taken):
-            state.points[s] += sum(VALUE[r] for r in t)
+        points = state.points
+        for s in winners:
+            points[s] += sum([VALUE[r] for r in taken[s]])
         state.deck.extend(to_deck)
-        state.tricks.append(
-            Trick(
-                number=state.number,
-                prize=prize,
-                cards=cards,
-                winners=tuple(sorted(winners)),
-                taken=tuple(taken),
-                to_deck=to_deck,
-                tie=len(tops) > 1,
-            )
+        if len(winners) > 1:
+            winners = tuple(sorted(winners))
+        # Trick(number, prize, cards, winners, taken, to_deck, tie)
+        tricks.append(
+            _trick((len(tricks) + 1, prize, cards, winners, tuple(taken), to_deck, len(tops) > 1))
         )
         state.chosen = {}
 
     def is_over(self, state: State) -> bool:
-        return state.over
+        return len(state.tricks) == TRICKS
 
     def outcome(self, state: State) -> Outcome:
         if not state.over:
@@ -284,7 +299,10 @@ class HeadToHeadRules(Rules[Setup, Play, State]):
         )
 
     def trick_number(self, state: State, seat: int, move: Play) -> int | None:
-        return state.number if not state.chosen and not state.over else None
+        if state.chosen:
+            return None
+        number = len(state.tricks) + 1
+        return number if number <= TRICKS else None
 
     def table(self, state: State) -> dict[str, Any]:
         seats = [seat_letter(s) for s in range(state.players)]

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Literal
 from replay.errors import RuleViolation
 from replay.games import _wild_bot as bot
 from replay.games import _wild_notation as wn
-from replay.games._wild_combos import RANKS, ComboError, classify, single_value
+from replay.games._wild_combos import RANKS, single_value
 from replay.games._wild_notation import PLAYERS, TEAMS, Move, Pass, Play, Return, Setup, Tribute
 from replay.games._wild_state import (
     FINAL_LEVEL,
@@ -37,7 +37,9 @@ from replay.games._wild_state import (
     LEAD_AFTER_ESCAPE,
     LEVEL_ADVANCE,
     State,
+    move_text,
     next_hand,
+    play_reading,
     table_json,
 )
 from replay.record import GameRecord, Outcome, Variant, seat_index, seat_letter
@@ -127,14 +129,16 @@ class WildEscapeRules(Rules[Setup, Move, State]):
         return State.new(setup, variant.as_dict(), first)
 
     def apply(self, state: State, seat: int, move: Move) -> None:
-        if state.phase == "over":
+        phase = state.phase
+        if phase == "over":
             raise RuleViolation("the hand is over: one team has all escaped")
-        if state.phase == "tribute":
+        if phase == "tribute":
             self._exchange(state, seat, move)
+            text = move_text(move)
         else:
-            self._play(state, seat, move)
+            text = self._play(state, seat, move)
         state.actions += 1
-        state.last = (seat, wn.write_move(move))
+        state.last = (seat, text)
 
     def _exchange(self, state: State, seat: int, move: Move) -> None:
         ex = state.exchanges[state.pair]
@@ -207,41 +211,44 @@ class WildEscapeRules(Rules[Setup, Move, State]):
             state.pair += 1
             state.begin_play_if_ready()
 
-    def _play(self, state: State, seat: int, move: Move) -> None:
-        who = _name(seat)
+    def _play(self, state: State, seat: int, move: Move) -> str:
+        """Check and make a move of the play; return its text."""
         if seat != state.turn:
             doing = "lead" if state.top is None else "beat or pass"
-            raise RuleViolation(f"it is {_name(state.turn)}'s turn to {doing}, not {who}'s")
-        if isinstance(move, (Tribute, Return)):
-            raise RuleViolation("the tribute is over: only plays and passes now")
+            raise RuleViolation(f"it is {_name(state.turn)}'s turn to {doing}, not {_name(seat)}'s")
         if isinstance(move, Pass):
             if state.top is None:
                 raise RuleViolation(
-                    f"{who} leads trick {state.trick} and must play: a pass on lead is not allowed"
+                    f"{_name(seat)} leads trick {state.trick} and must play: a pass on lead "
+                    "is not allowed"
                 )
             state.record_pass(seat)
-            return
+            return "pass"
+        if isinstance(move, (Tribute, Return)):
+            raise RuleViolation("the tribute is over: only plays and passes now")
         assert isinstance(move, Play)
-        try:
-            combo = classify(
-                move.cards, trump=state.trump, order=state.order, compare=state.compare
-            )
-        except ComboError as exc:
-            raise RuleViolation(str(exc)) from None
-        state.require_cards(seat, [c for c, _ in move.cards])
-        if state.top is not None:
-            top = state.top
+        reading = play_reading(move)
+        combo = reading.combo(state.trump, state.order, state.compare)
+        if isinstance(combo, str):
+            raise RuleViolation(combo)
+        hand = state.hands[seat]
+        for code, need in reading.need:
+            if hand.get(code, 0) < need:
+                state.require_cards(seat, reading.codes)  # raises, saying what is missing
+        top = state.top
+        if top is not None:
             if combo.size != top.combo.size:
                 raise RuleViolation(
                     f"trick {state.trick} is played with {top.combo.size}-card plays "
-                    f"({_name(top.seat)} played {top.text}); {who} plays {combo.size}"
+                    f"({_name(top.seat)} played {top.text}); {_name(seat)} plays {combo.size}"
                 )
             if not combo.beats(top.combo):
                 raise RuleViolation(
-                    f"{wn.write_move(move)} ({combo.label}) does not beat "
+                    f"{reading.text} ({combo.label}) does not beat "
                     f"{_name(top.seat)}'s {top.text} ({top.combo.label})"
                 )
-        state.record_play(seat, move, combo)
+        state.record_play(seat, reading, combo)
+        return reading.text
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"

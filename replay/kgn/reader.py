@@ -12,10 +12,11 @@ left open at the end of the file (reading then resumes after the line of that ``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from replay.errors import NotationError, Pos
+from replay.kgn.fast import scan_record
 from replay.record import RawAction, RawRecord, Tag
 
 MAX_TAG_VALUE = 10_000
@@ -97,12 +98,17 @@ def _unescape(raw: str, pos: Pos) -> str:
 class _Scanner:
     """Line-by-line scanner with the comment state NOTATION.md §1 describes."""
 
-    def __init__(self, lines: list[str], start: int) -> None:
+    def __init__(self, lines: Sequence[str], start: int) -> None:
         self.lines = lines
         self.i = start  # index of the next line to read
         self.comment: list[str] | None = None  # text of an open {} comment
         self.comment_pos: Pos | None = None
         self.comment_line_index = 0
+        #: where reading goes on after the record just yielded: the line that starts
+        #: the next record (or the end), or, after a { never closed, None and
+        #: ``restart`` (see :func:`read_records`)
+        self.next_start: int | None = None
+        self.restart: int | None = None
 
     def records(self, first_index: int) -> Iterator[RawRecord | int]:
         """Yield records; yield an int (a line index to restart from) after an open {."""
@@ -115,6 +121,7 @@ class _Scanner:
             self.i += 1
             if self.comment is None and line.startswith("[") and (rec is None or rec.in_movetext):
                 if rec is not None:
+                    self.next_start = self.i - 1
                     yield self._finish(rec, index)
                     index += 1
                 rec = _Builder(first_line=lineno)
@@ -141,11 +148,13 @@ class _Scanner:
             keep = restart - rec.first_line + 1
             rec.lines = rec.lines[: max(keep, 1)]
             rec.last_content_line = self.comment_pos.line
+            self.next_start, self.restart = None, restart
             yield self._finish(rec, index)
             self.comment = None
             yield restart
             return
         if rec is not None:
+            self.next_start = len(lines)
             yield self._finish(rec, index)
 
     def _skim(self, line: str, lineno: int) -> None:
@@ -406,27 +415,45 @@ def read_records(text: str) -> Iterator[RawRecord]:
 
     Never raises for bad input: a record whose text is not valid KGN comes back with
     ``error`` set, and the records after it are read as usual.
+
+    Each record is first offered to the fast path (:func:`replay.kgn.fast.scan_record`),
+    which reads the plain shape the writer produces; any other record is read by the
+    line scanner here, which alone reports errors.
     """
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = text.split("\n")
-    for k, line in enumerate(lines):
-        if line.endswith("\r"):
-            lines[k] = line[:-1]
-    start, index = 0, 1
-    while True:
-        restart = None
-        for item in _Scanner(lines, start).records(index):
-            if isinstance(item, int):
-                restart = item
+    split = text.split("\n")
+    if "\r" in text:
+        for k, line in enumerate(split):
+            if line.endswith("\r"):
+                split[k] = line[:-1]
+    # A tuple of strings, not a list: the garbage collector stops following a tuple
+    # that holds no container, while a list of a big file's lines would be walked
+    # through at every full collection while the file is read.
+    lines = tuple(split)
+    del split
+    n = len(lines)
+    i, index = 0, 1
+    while i < n:
+        line = lines[i]
+        if not line.strip() or line.startswith("%"):
+            i += 1
+            continue
+        fast = scan_record(lines, i, index, MAX_TAG_VALUE)
+        if fast is not None:
+            record, i = fast
+        else:
+            scanner = _Scanner(lines, i)
+            item = next(scanner.records(index))
+            assert isinstance(item, RawRecord)
+            record = item
+            if scanner.next_start is not None:
+                i = scanner.next_start
             else:
-                index = item.index + 1
-                yield item
-        if restart is None:
-            return
-        # resume at the next line that begins with [ after the open {
-        start = restart
-        while start < len(lines) and not lines[start].startswith("["):
-            start += 1
-        if start >= len(lines):
-            return
+                # after a { never closed: resume at the next line that begins with [
+                assert scanner.restart is not None
+                i = scanner.restart
+                while i < n and not lines[i].startswith("["):
+                    i += 1
+        yield record
+        index += 1

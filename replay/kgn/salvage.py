@@ -12,7 +12,6 @@ byte becomes U+FFFD, every NUL too).
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterator
 
@@ -62,16 +61,19 @@ def salvage(data: bytes) -> Iterator[tuple[RawRecord, NotationError | None]]:
         error = _error(raw, found)
         # read the record again from its safe text, so that its tags (kept for listings)
         # hold no bad character either
-        clean = next(read_records(safe_text(raw.text)), None)
-        if clean is None:
-            clean = dataclasses.replace(raw, tags=(), actions=(), comments=())
+        safe = safe_text(raw.text)
+        clean = next(read_records(safe), None)
         yield (
-            dataclasses.replace(
-                clean,
+            RawRecord(
                 index=raw.index,
+                tags=clean.tags if clean is not None else (),
+                actions=clean.actions if clean is not None else (),
+                comments=clean.comments if clean is not None else (),
+                star=clean.star if clean is not None else False,
+                star_pos=clean.star_pos if clean is not None else None,
                 first_line=raw.first_line,
                 last_line=raw.last_line,
-                text=safe_text(raw.text),
+                text=safe,
                 error=error,
             ),
             error,
