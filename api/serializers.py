@@ -198,6 +198,107 @@ class GameDetailOutput(GameListOutput):
         return RecordOutput(self.context["records"], many=True, context=self.context).data
 
 
+#: DRF's own writing of a datetime (ISO 8601 in the current time zone, "Z" for UTC)
+_DATETIME = serializers.DateTimeField()
+
+
+def _when(value: Any) -> str | None:
+    return _DATETIME.to_representation(value) if value else None
+
+
+class _Row:
+    """Attribute access to the columns ``prefix + name`` of a row, so that a model's
+    property (``Record.error``, ``Game.players``) reads it as it reads the model."""
+
+    def __init__(self, row: dict[str, Any], prefix: str = "") -> None:
+        self._row, self._prefix = row, prefix
+
+    def __getattr__(self, name: str) -> Any:
+        return self._row[self._prefix + name]
+
+
+def record_row_data(row: dict[str, Any]) -> dict[str, Any]:
+    """``RecordOutput(record).data`` written directly from a row of
+    ``records.selectors.game_rows`` (a model serializer builds its fields anew for every
+    object; tests/web/test_web_cache.py checks both agree)."""
+    return {
+        "id": row["id"],
+        "upload": row["upload_id"],
+        "index": row["index"],
+        "event": row["upload__event__name"],
+        "site": row["site"],
+        "date": row["date"],
+        "match": row["match"],
+        "round": row["round"],
+        "tags": [[str(part) for part in tag] for tag in row["tags"]],
+        "status": row["status"],
+        "error": Record.error.fget(_Row(row)),  # type: ignore[attr-defined]
+        "first_line": row["first_line"],
+        "last_line": row["last_line"],
+        "engine": row["engine"],
+        "created_at": _when(row["created_at"]),
+    }
+
+
+def game_detail_data(
+    rows: list[dict[str, Any]],
+    *,
+    chosen: int,
+    actions: list[dict[str, object]],
+    context: dict[str, Any],
+) -> dict[str, Any]:
+    """``GameDetailOutput(game, context=...).data`` written directly from the rows of
+    ``records.selectors.game_rows`` (one per record and seat): the same keys in the same
+    order (the class stays the schema's description; tests check both agree).
+    ``chosen``: the shown record's place among the records."""
+    first = rows[0]
+    records = [row for k, row in enumerate(rows) if k == 0 or row["id"] != rows[k - 1]["id"]]
+    record = records[chosen]
+    pk = first["game_id"]
+    url = game_api_url(context, pk)
+    base = _absolute(context, reverse("api:game-list"))
+    game = _Row(first, "game__")
+    return {
+        "id": pk,
+        "url": url,
+        "game": game.game,
+        "status": game.status,
+        "event": record["upload__event__name"],
+        "date": str(record["date"]),
+        "players": Game.players.fget(game),  # type: ignore[attr-defined]
+        "num_actions": game.num_actions,
+        "result": game.result,
+        "winners": game.winners,
+        "best_score": game.best_score,
+        "variant": game.variant,
+        "identity": game.identity,
+        "deal": game.deal,
+        "engine": game.engine,
+        "links": {
+            "steps": _absolute(context, reverse("api:game-steps", kwargs={"pk": pk})),
+            "kgn": f"{url}?format=kgn",
+            "same_deal": f"{base}?{urlencode({'deal': game.deal})}",
+        },
+        "seats": [
+            {
+                "seat": row["game__seats__seat"],
+                "letter": row["game__seats__letter"],
+                "player": row["game__seats__player__name"],
+                "score": row["game__seats__score"],
+                "won": row["game__seats__won"],
+            }
+            for row in rows
+            if row["id"] == first["id"] and row["game__seats__id"] is not None
+        ],
+        "actions": actions,
+        "facts": game.facts,
+        "created_at": _when(game.created_at),
+        "verified_at": _when(game.verified_at),
+        "record": record_row_data(record),
+        "records": [record_row_data(row) for row in records],
+    }
+
+
 class UploadInput(serializers.Serializer[Any]):
     file = serializers.FileField(allow_empty_file=False)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)

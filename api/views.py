@@ -28,17 +28,17 @@ from api.serializers import (
     UploadInput,
     UploadListOutput,
     UploadOutput,
+    game_detail_data,
 )
-from records.models import GameStatus
+from records.models import GameStatus, Record
 from records.quota import QuotaExceeded, quota_check
 from records.removal import UploadBusy, upload_delete
+from records.replay_cache import record_actions
 from records.search import PLAYER_MODES, SORTS
 from records.selectors import (
-    game_actions,
-    game_get,
     game_list,
-    game_record,
-    game_records,
+    game_rows,
+    pick_index,
     upload_get,
     upload_list,
     upload_records,
@@ -162,8 +162,16 @@ class GameDetailApi(APIView):
         },
     )
     def get(self, request: Request, pk: int) -> Response:
-        game = game_get(user=request.user, pk=pk)
-        record = game_record(user=request.user, game=game, pk=request.query_params.get("record"))
+        rows = game_rows(user=request.user, pk=pk)  # one per record and seat
+        records = [row for k, row in enumerate(rows) if k == 0 or row["id"] != rows[k - 1]["id"]]
+        chosen = pick_index([row["id"] for row in records], request.query_params.get("record"))
+        record = Record(
+            pk=records[chosen]["id"],
+            game_id=records[chosen]["game_id"],
+            index=records[chosen]["index"],
+            engine=records[chosen]["engine"],
+            canonical=records[chosen]["canonical"],
+        )
         if isinstance(request.accepted_renderer, KgnRenderer):
             if not record.canonical:
                 raise NotFound(
@@ -171,13 +179,14 @@ class GameDetailApi(APIView):
                     "canonical KGN (its error says why)"
                 )
             return Response(record.canonical)
-        context = {
-            "request": request,
-            "actions": game_actions(record=record),
-            "record": record,
-            "records": game_records(user=request.user, game=game),
-        }
-        return Response(GameDetailOutput(game, context=context).data)
+        data = game_detail_data(
+            rows,
+            chosen=chosen,
+            # the user may see the record (game_rows): its cached actions are theirs
+            actions=record_actions(record),
+            context={"request": request},
+        )
+        return Response(data)
 
 
 class UploadListApi(ListApi):

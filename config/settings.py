@@ -248,6 +248,11 @@ if CACHE_URL:
             "LOCATION": CACHE_URL,
         }
     }
+#: seconds a game page's cached replay and HTML are kept (records/replay_cache.py: keys
+#: name one value forever, so this only bounds the cache's size, never staleness)
+KIBITZ_REPLAY_CACHE_SECONDS = env_int("KIBITZ_REPLAY_CACHE_SECONDS", 24 * 3600, minimum=1)
+#: bytes of those values each web process also keeps itself (0: none)
+KIBITZ_REPLAY_LOCAL_BYTES = env_int("KIBITZ_REPLAY_LOCAL_BYTES", 32 * 1024 * 1024, minimum=0)
 
 # --- API -----------------------------------------------------------------------------
 

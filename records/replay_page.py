@@ -172,6 +172,12 @@ class Chart:
     right: int = WIDTH - RIGHT
 
 
+def marker_x(current: int, *, last: int) -> float:
+    """The x of the chart's step marker at step ``current`` of ``0..last``."""
+    step_width = (WIDTH - LEFT - RIGHT) / max(last, 1)
+    return round(LEFT + current * step_width, 2)
+
+
 def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
 
@@ -255,7 +261,7 @@ def chart(
         ),
         y_ticks=tuple(Tick(_number(t), y(t)) for t in y_ticks),
         step_width=round(step_width, 4),
-        marker_x=round(LEFT + current * step_width, 2),
+        marker_x=marker_x(current, last=last),
         rows=rows,
         description=_describe(series, last),
     )

@@ -3,20 +3,34 @@ search (``game_list`` and its filters) is in records/search.py."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Q, QuerySet, Subquery
+from django.db import DEFAULT_DB_ALIAS
+from django.db.models import (
+    Count,
+    Exists,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.http import Http404
 from django.utils import timezone
 
+from records.compiled import CompiledValues
 from records.models import (
     Batch,
     BatchStatus,
     Event,
     Game,
     GameStatus,
+    Player,
     Record,
+    Seat,
     Upload,
     UploadStatus,
 )
@@ -40,38 +54,206 @@ def with_labels(games: QuerySet[Game], *, user: Any) -> QuerySet[Game]:
     )
 
 
+def _seats_with_players() -> Prefetch:
+    """A game's seats in seat order, each with its player (ordered by seat alone: the
+    model's order, by game first, would join the game table for nothing)."""
+    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
+
+
 def game_get(*, user: Any, pk: int | str) -> Game:
-    """The game with ``pk`` if ``user`` may see it (seats and players prefetched);
-    raises Http404 otherwise, the same for missing and not-visible."""
+    """The game with ``pk`` if ``user`` may see it (seats and their players prefetched,
+    each seat's ``game`` set); raises Http404 otherwise, the same for missing and
+    not-visible.  Cost: two queries (the game; its seats joined with their players)."""
     try:
-        return Game.objects.visible_to(user).prefetch_related("seats__player").get(pk=int(pk))
+        return Game.objects.visible_to(user).prefetch_related(_seats_with_players()).get(pk=int(pk))
     except (Game.DoesNotExist, ValueError, TypeError):
         raise Http404("no such game") from None
 
 
+#: what the game page and the API's game detail read of a record and its upload and
+#: event (not the record's source text nor its comments, which neither shows)
+_RECORD_SKIPPED = frozenset({"source", "comments"})
+_UPLOAD_READ = ("id", "owner_id", "visibility", "original_name", "event_id")
+_EVENT_READ = ("id", "owner_id", "name")
+
+
+def _attnames(model: type[Any], skip: frozenset[str] = frozenset()) -> list[str]:
+    return [f.attname for f in model._meta.concrete_fields if f.attname not in skip]
+
+
+def _game_rows(shape: tuple[str, bool], *, game_id: int, user_id: int = 0) -> QuerySet[Any, Any]:
+    """One row per (record, seat) of game ``game_id``: the records a visitor of
+    ``shape[0]`` ("anonymous", "user" with ``user_id``, "staff") may see, if they may see
+    the game, in upload order, each with every column of the game, what the pages read
+    of its upload and event, and the game's seats in seat order with their players (a
+    game without seats: one row per record, the seat's columns empty).  With
+    ``shape[1]``, ``dealt_alike``: whether the visitor may see another game dealt
+    alike (``same_deal`` need not look when not)."""
+    visitor, dealt_alike = shape
+    user = _visitor(visitor, user_id)
+    visible_game = Game.objects.visible_to(user).filter(pk=OuterRef("game_id"))
+    flags = {}
+    if dealt_alike:
+        others = (
+            Game.objects.visible_to(user)
+            .filter(deal=OuterRef("game__deal"))
+            .exclude(pk=OuterRef("game_id"))
+        )
+        flags["dealt_alike"] = Exists(others)
+    return (
+        Record.objects.visible_to(user)
+        .filter(Exists(visible_game), game_id=game_id)
+        .order_by("upload_id", "index", "game__seats__seat")
+        .values(
+            *_attnames(Record, _RECORD_SKIPPED),
+            *(f"game__{name}" for name in _attnames(Game) if name != "id"),
+            *(f"upload__{name}" for name in _UPLOAD_READ if name != "id"),
+            *(f"upload__event__{name}" for name in _EVENT_READ),
+            *(f"game__seats__{name}" for name in _attnames(Seat)),
+            *(f"game__seats__player__{name}" for name in _attnames(Player)),
+            **flags,
+        )
+    )
+
+
+_GAME_ROWS = CompiledValues(_game_rows)
+
+
+def _visitor(shape: str, user_id: int) -> Any:
+    """A stand-in for a visitor of ``shape`` (see ``_shape``) that ``visible_to`` reads
+    as it reads the real one: anonymous (None), or a user with that id and staff flag."""
+    if shape == "anonymous":
+        return None
+    return get_user_model()(pk=user_id, is_staff=shape == "staff")
+
+
+def _shape(user: Any) -> tuple[str, dict[str, int]]:
+    """What the visibility rules of ``user`` look like (their SQL differs in structure
+    between these) and the values they take: ("user", {"user_id": id}) for a signed-in
+    user who is not staff."""
+    if user is None or not user.is_authenticated:
+        return "anonymous", {}
+    if user.is_staff:
+        return "staff", {}
+    return "user", {"user_id": int(user.pk)}
+
+
+def _model(model: type[Any], row: dict[str, Any], prefix: str, names: list[str]) -> Any:
+    """An instance of ``model`` from the columns ``prefix + name`` of ``row`` (the
+    others deferred, read on first use as ``.defer()`` would)."""
+    return model.from_db(DEFAULT_DB_ALIAS, names, [row[prefix + name] for name in names])
+
+
+class GameReads(NamedTuple):
+    game: Game
+    records: list[Record]
+    #: whether ``same_deal`` may find games (None: not asked)
+    dealt_alike: bool | None
+
+
+def game_rows(*, user: Any, pk: int | str, dealt_alike: bool = False) -> list[dict[str, Any]]:
+    """What ``game_with_records`` reads, as rows (one per record ``user`` may see and
+    seat of the game, see ``_game_rows``), for a caller that writes them out as they are
+    (the API's game detail).  Http404 as ``game_with_records``."""
+    try:
+        game_id = int(pk)
+    except (ValueError, TypeError):
+        raise Http404("no such game") from None
+    visitor, who = _shape(user)
+    rows = _GAME_ROWS.rows((visitor, dealt_alike), game_id=game_id, **who)
+    if not rows:
+        raise Http404("no such game")
+    return rows
+
+
+def game_with_records(*, user: Any, pk: int | str, dealt_alike: bool = False) -> GameReads:
+    """The game with ``pk`` and the records of it ``user`` may see, as ``game_get`` and
+    ``game_records`` give them: the game visible to ``user``, with its seats (in seat
+    order, each with its player) prefetched; the records oldest upload first, with
+    upload and event, ``game`` set to the one game; with ``dealt_alike``, whether
+    ``same_deal`` has games to show.  One query, compiled once per process
+    (records/compiled.py).  Http404 when the game is missing, not visible, or has no
+    record ``user`` may see (as the game page always answered)."""
+    rows = game_rows(user=user, pk=pk, dealt_alike=dealt_alike)
+    first = rows[0]
+    game = _model(Game, {**first, "game__id": first["game_id"]}, "game__", _attnames(Game))
+    record_names = _attnames(Record, _RECORD_SKIPPED)
+    seat_names = [f"game__seats__{name}" for name in _attnames(Seat)]
+    player_names = [f"game__seats__player__{name}" for name in _attnames(Player)]
+    records: list[Record] = []
+    seats: list[Seat] = []
+    for row in rows:
+        if records and records[-1].pk == row["id"]:
+            continue  # the same record with the game's next seat
+        record = _model(Record, row, "", record_names)
+        upload = _model(
+            Upload, {**row, "upload__id": row["upload_id"]}, "upload__", [*_UPLOAD_READ]
+        )
+        event_id = row["upload__event__id"]
+        upload.event = (
+            _model(Event, row, "upload__event__", [*_EVENT_READ]) if event_id is not None else None
+        )
+        record.upload = upload
+        record.game = game
+        records.append(record)
+    for row in rows:
+        if row["id"] != first["id"] or row["game__seats__id"] is None:
+            break  # every record repeats the same seats
+        seat = Seat.from_db(DEFAULT_DB_ALIAS, _attnames(Seat), [row[n] for n in seat_names])
+        seat.player = Player.from_db(
+            DEFAULT_DB_ALIAS, _attnames(Player), [row[n] for n in player_names]
+        )
+        seat.game = game
+        seats.append(seat)
+    _prefetched(game, "seats", seats)
+    return GameReads(game, records, bool(first["dealt_alike"]) if dealt_alike else None)
+
+
+def _prefetched(instance: Any, name: str, objects: list[Any]) -> None:
+    """Give ``instance.<name>.all()`` the ``objects`` as ``prefetch_related`` would
+    (its cache of prefetched results), so templates read them without a query."""
+    queryset = getattr(instance, name).all()
+    queryset._result_cache = objects
+    queryset._prefetch_done = True
+    cache = instance.__dict__.setdefault("_prefetched_objects_cache", {})
+    cache[name] = queryset
+
+
 def game_records(*, user: Any, game: Game) -> QuerySet[Record]:
     """The records of ``game`` that ``user`` may see, oldest upload first (with their
-    upload and its event)."""
+    upload and its event; without the record's source text and comments, which no game
+    page or API detail shows).  One query when evaluated."""
     return (
         Record.objects.visible_to(user)
         .filter(game=game)
-        .select_related("upload__event", "upload__owner")
+        .select_related("upload__event")
+        .defer("source", "comments")
         .order_by("upload_id", "index")
     )
 
 
+def pick_record(records: Sequence[Record], pk: int | str | None = None) -> Record:
+    """The record to show among ``records`` (those the user may see, in order): the one
+    with ``pk`` when given and among them, else the first.  Http404 when there is none."""
+    return records[pick_index([record.pk for record in records], pk)]
+
+
+def pick_index(ids: Sequence[int], pk: int | str | None = None) -> int:
+    """``pick_record`` on the records' ids: the position of the one to show."""
+    if not ids:
+        raise Http404("no such game")
+    try:
+        wanted = int(pk) if pk is not None and pk != "" else None
+    except (ValueError, TypeError):
+        wanted = None
+    return ids.index(wanted) if wanted in ids else 0
+
+
 def game_record(*, user: Any, game: Game, pk: int | str | None = None) -> Record:
     """The record of ``game`` to show: the one with ``pk`` when given (and visible), else
-    the first ``user`` may see.  Raises Http404 when there is none."""
-    records = game_records(user=user, game=game)
-    try:
-        chosen = records.filter(pk=int(pk)).first() if pk not in (None, "") else None
-    except (ValueError, TypeError):
-        chosen = None
-    chosen = chosen or records.first()
-    if chosen is None:
-        raise Http404("no such game")
-    return chosen
+    the first ``user`` may see.  Raises Http404 when there is none.  Cost: one query
+    (a caller that also lists the records: ``pick_record`` over ``game_records``)."""
+    return pick_record(list(game_records(user=user, game=game)), pk)
 
 
 def stored_record(record: Record) -> GameRecord | None:
@@ -195,18 +377,36 @@ def upload_progress(*, upload: Upload) -> dict[str, Any]:
 SAME_DEAL_SHOWN = 20
 
 
-def same_deal(*, user: Any, game: Game) -> list[Game]:
+def _same_deal_ids(shape: str, *, game_id: int, deal: str, user_id: int = 0) -> QuerySet[Any, Any]:
+    return (
+        Game.objects.visible_to(_visitor(shape, user_id))
+        .filter(deal=deal)
+        .exclude(pk=game_id)
+        .order_by("created_at", "id")
+        .values("id")[:SAME_DEAL_SHOWN]
+    )
+
+
+_SAME_DEAL_IDS = CompiledValues(_same_deal_ids)
+
+
+def same_deal(*, user: Any, game: Game, dealt_alike: bool | None = None) -> list[Game]:
     """The games ``user`` may see that were dealt like ``game`` (same deal key: game,
     seats, first seat, options and setup), ``game`` first, then the others oldest
-    first; with seats and players.  Empty when no other game shares the deal.  Cost:
-    one query plus one prefetch."""
-    if not game.deal:
+    first; with seats and players.  Empty when no other game shares the deal (known
+    without a query when ``dealt_alike`` is False: ``game_with_records`` tells).  Cost:
+    one query (compiled once, records/compiled.py), and when there are such games two
+    more (them and their seats)."""
+    if not game.deal or dealt_alike is False:
+        return []
+    shape, who = _shape(user)
+    ids = [row["id"] for row in _SAME_DEAL_IDS.rows(shape, game_id=game.pk, deal=game.deal, **who)]
+    if not ids:
         return []
     games = list(
         Game.objects.visible_to(user)
-        .filter(deal=game.deal)
-        .exclude(pk=game.pk)
+        .filter(pk__in=ids)
         .order_by("created_at", "id")
-        .prefetch_related("seats__player")[:SAME_DEAL_SHOWN]
+        .prefetch_related(_seats_with_players())
     )
     return [game, *games] if games else []

@@ -3,28 +3,28 @@ perspective saw it (``?view=``: everything, a seat, a team, a spectator); with
 ``&fragment=1`` only that step's part of the page (records/_replay.html), which
 js/replay.js swaps in as it steps, so the Django template stays the only renderer of
 a table.  The page's data (viewed tables, moves, card history, chart) comes from
-records/replay_page.py over one replay of the record."""
+records/replay_page.py over one replay of the record; records/replay_cache.py keeps it,
+and the HTML drawn from it, in the cache, read only after the user's right to see the
+game and the record is checked here."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template import loader
+from django.urls import reverse
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
-from records import replay_page
+from records import replay_html, replay_page
 from records.models import Game, GameStatus, Record
-from records.selectors import (
-    game_actions,
-    game_get,
-    game_record,
-    game_records,
-    game_steps,
-    same_deal,
-)
+from records.replay_cache import GameReplay
+from records.selectors import game_actions, game_with_records, pick_record, same_deal
+from records.templatetags.cards import game_title
 from replay import registry
 from replay.record import seat_index
 
@@ -81,12 +81,10 @@ def _scores_template(game: Game) -> str | None:
 
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_get(user=request.user, pk=pk)
-    record = game_record(user=request.user, game=game, pk=request.GET.get("record"))
-    steps = game_steps(record=record)
-    last = max(len(steps) - 1, 0)
-    index = _step_index(request.GET.get("step"), last)
-    step = steps[index] if steps else None
+    # who may see what first: the game, then the records of it this user may see;
+    # only then the cached replay (records/replay_cache.py)
+    game, records, dealt_alike = game_with_records(user=request.user, pk=pk, dealt_alike=True)
+    record = pick_record(records, request.GET.get("record"))
     rules = registry.get(game.game)
     perspective = replay_page.pick_perspective(
         rules, request.GET.get("view"), players=game.num_players
@@ -95,40 +93,75 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     keep = {"record": record.pk} if request.GET.get("record") else {}
     if perspective.key != replay_page.ALL.key:
         keep["view"] = perspective.key
+    step_query = f"{urlencode(keep)}&" if keep else ""
     seat_names = {seat.letter: seat.name for seat in game.seats.all()}
-    context = {
-        "game": game,
-        "record": record,
-        "step_query": f"{urlencode(keep)}&" if keep else "",
-        "keep_record": "record" in keep,
-        "perspective": perspective,
-        "step": step,
-        "table": replay_page.viewed(rules, step.table, perspective) if step else None,
-        "index": index,
-        "last": last,
-        "prev": max(index - 1, 0),
-        "next": min(index + 1, last),
-        "seat_names": seat_names,
-        "table_template": _table_template(game),
-        "trick_numbers": rules is not None and rules.numbering == "trick",
-    }
-    if request.GET.get("fragment") and step is not None:
-        response = render(request, "records/_replay.html", context)
+    players_url = reverse("records:game-list")
+    seat_links = [
+        {"letter": letter, "name": name, "href": f"{players_url}?player={quote(name)}"}
+        for letter, name in seat_names.items()
+    ]
+    scores_template = _scores_template(game)
+    perspectives = replay_page.perspective_choices(
+        replay_page.perspectives(rules, players=game.num_players), seat_names
+    )
+    fragment = bool(request.GET.get("fragment"))
+    replay = GameReplay(
+        game=game,
+        record=record,
+        rules=rules,
+        perspective=perspective,
+        seat_names=seat_names,
+        step_query=step_query,
+        table_template=_table_template(game),
+        scores_template=scores_template,
+        perspectives=perspectives,
+    )
+    shown = replay.show(_wanted_step(request.GET.get("step")), page=not fragment)
+    if fragment and shown.replay is not None:
+        response = HttpResponse(shown.replay)
         response["Cache-Control"] = FRAGMENT_CACHE_CONTROL
         return response
-    tables = replay_page.viewed_tables(rules, steps, perspective)
-    context.update(
-        fragment_url=f"?{urlencode({'record': record.pk, 'view': perspective.key})}",
-        perspectives=replay_page.perspective_choices(
-            replay_page.perspectives(rules, players=game.num_players), seat_names
+    if shown.parts is None:  # a fragment asked of a record without steps: the page
+        shown = replay.show(shown.index, page=True)
+    parts = shown.parts
+    assert parts is not None
+    index, last = shown.index, shown.last
+    context = {
+        "game": game,
+        "title": game_title(game.game),
+        "detail_url": reverse("records:game-detail", args=[game.pk]),
+        "record": record,
+        "seat_links": seat_links,
+        "step_query": step_query,
+        "keep_record": "record" in keep,
+        "perspective": perspective,
+        "step": shown.replay is not None,
+        "replay_html": shown.replay,
+        "index": index,
+        "last": last,
+        "seat_names": seat_names,
+        "fragment_url": f"?{urlencode({'record': record.pk, 'view': perspective.key})}",
+        "perspectives": perspectives,
+        "perspective_options": SafeString(parts.perspective_options),
+        "result_html": SafeString(parts.result),
+        "moves_html": replay_html.move_list_html(
+            parts.moves, current=index, step_query=step_query, lines=parts.move_lines
         ),
-        moves=replay_page.move_list(rules, steps, tables, perspective),
-        fault_move=_fault_move(record, len(steps), perspective.seats),
-        card_events=replay_page.card_events(tables),
-        chart=replay_page.chart(rules, tables, current=index, seat_names=seat_names),
-        records=game_records(user=request.user, game=game),
-        same_deal=same_deal(user=request.user, game=game),
-        final=tables[-1] if tables else None,
-        scores_template=_scores_template(game),
-    )
+        "fault_move": _fault_move(record, parts.count, perspective.seats),
+        "card_events_html": SafeString(parts.card_events),
+        "chart_html": (
+            replay_html.fill_chart(parts.chart, replay_page.marker_x(index, last=last))
+            if parts.chart is not None
+            else None
+        ),
+        "records": records,
+        "same_deal": same_deal(user=request.user, game=game, dealt_alike=dealt_alike),
+        "scores_html": SafeString(parts.scores),
+    }
     return render(request, "records/game_detail.html", context)
+
+
+def _wanted_step(raw: str | None) -> int:
+    """``?step=`` as a step index >= 0 (the replay clamps it to its last step); anything
+    not a number is 0."""
+    return _step_index(raw, sys.maxsize)

@@ -137,3 +137,13 @@ def _snap(page: Any, name: str) -> None:
 def snap() -> Callable[[Any, str], None]:
     """``snap(page, name)``: a full-page screenshot when KIBITZ_SCREENSHOTS is set."""
     return _snap
+
+
+@pytest.fixture(autouse=True)
+def fresh_replay_copies() -> Iterator[None]:
+    """Every test starts without this process's copies of cached replays
+    (records/replay_cache.py; Django's cache itself is cleared by tests/conftest.py)."""
+    from records.replay_cache import local
+
+    local.clear()
+    yield

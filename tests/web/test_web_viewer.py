@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 
 from records.models import Game
@@ -178,16 +179,26 @@ def test_the_fragment_under_a_view_is_the_pages_replay_part(
 def test_the_final_score_table_is_drawn_from_the_viewed_table(
     game_factory: Callable[..., Game],
 ) -> None:
+    """The score table after the last step and the step's table, each drawn from the
+    table as the perspective saw it (the page's HTML against the templates fed that)."""
     game = game_factory(game="escalation-knizia", seed=6, n=4)
     steps = game_steps(record=game.records.get())
     rules = _rules(game)
+    seat_names = {seat.letter: seat.name for seat in game.seats.all()}
     for key, seats in (("all", None), ("B", frozenset({1})), ("public", frozenset())):
-        response = _get(game, f"?view={key}")
+        body = _page(game, f"?view={key}")
         final = steps[-1].table if seats is None else rules.view(steps[-1].table, seats=seats)
-        assert response.context["final"] == final
-        assert response.context["table"] == (
-            steps[0].table if seats is None else rules.view(steps[0].table, seats=seats)
+        scores = render_to_string(
+            "records/scores/escalation-knizia.html",
+            {"game": game, "table": final, "seat_names": seat_names},
         )
+        assert '<section class="knizia-scores"' in scores and scores in body
+        first = steps[0].table if seats is None else rules.view(steps[0].table, seats=seats)
+        table = render_to_string(
+            "records/tables/escalation-knizia.html",
+            {"game": game, "table": first, "seat_names": seat_names},
+        )
+        assert table.strip() in _frame(body)
 
 
 def test_moves_a_view_could_not_read_are_shown_face_down(
