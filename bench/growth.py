@@ -535,6 +535,8 @@ class _Copier:
             "variant",
             "best_score",
             "engine",
+            "hidden_at",
+            "hidden_reason",
         ],
         "records_record": [
             "id",
@@ -632,6 +634,8 @@ def _tails(t: dict[str, Any]) -> None:
                 _json(g["variant"]),
                 g["best_score"],
                 g["engine"],
+                None,  # hidden_at: not taken down
+                "",  # hidden_reason
             )
         )
         + "\n"
