@@ -14,8 +14,6 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.db.models.functions import Upper
@@ -116,7 +114,8 @@ class Event(models.Model):
         indexes = [
             # the event filter (name, case ignored) and text search (PostgreSQL only)
             models.Index(Upper("name"), name="event_name_upper"),
-            GinIndex(SearchVector("name", config="simple"), name="event_name_text"),
+            # text search: GIN indexes made on PostgreSQL only by migration 0011
+            # (game_players_text, record_text, event_name_text), outside the models' state
         ]
 
     def __str__(self) -> str:
@@ -267,8 +266,6 @@ class Game(models.Model):
             models.Index(fields=["game", "-created_at"], name="game_kind_created"),
             models.Index(fields=["num_actions"], name="game_length"),
             models.Index(fields=["best_score"], name="game_best_score"),
-            # text search (PostgreSQL only, records.search._holding_a_word)
-            GinIndex(SearchVector("players_text", config="simple"), name="game_players_text"),
         ]
 
     def __str__(self) -> str:
@@ -323,10 +320,6 @@ class Record(models.Model):
             models.Index(fields=["match", "round"], name="record_match_round"),
             models.Index(fields=["engine"], name="record_engine"),
             models.Index(fields=["date", "game"], name="record_date"),
-            # text search (PostgreSQL only, records.search._holding_a_word)
-            GinIndex(
-                SearchVector("site", "event_tag", "comments", config="simple"), name="record_text"
-            ),
         ]
 
     def __str__(self) -> str:
