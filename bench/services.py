@@ -19,12 +19,17 @@ PG_SERVER = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379")
 
 
+def database_url(name: str) -> str:
+    """The URL of database ``name`` on the benchmark's PostgreSQL server."""
+    return urlunparse(urlparse(PG_SERVER)._replace(path=f"/{name}"))
+
+
 def fresh_database(name: str) -> str:
     """Drop and create database ``name`` on the benchmark's PostgreSQL server; its URL."""
     with psycopg.connect(PG_SERVER, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
-    return urlunparse(urlparse(PG_SERVER)._replace(path=f"/{name}"))
+    return database_url(name)
 
 
 def django_env(

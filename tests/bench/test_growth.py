@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
-from bench import growth
+from bench import growth, growth_data
 from records.facts import fact_values
 from records.models import Fact, Game, Player, Record, Seat, Upload
 from records.playerstats import player_profile
@@ -32,9 +32,9 @@ def test_tags_pattern_fills_and_drops() -> None:
         ["Match", "M1"],
         ["Result", "A 3, B 1"],
     ]
-    pattern = growth.tags_pattern(tags)
+    pattern = growth_data.tags_pattern(tags)
     filled = json.loads(
-        growth.tags_json(
+        growth_data.tags_json(
             pattern, {"Event": "Riga Cup", "Site": "Riga", "Date": "", "Players": 'Al "X"; Bo'}
         )
     )
@@ -52,16 +52,16 @@ def test_player_names_are_distinct_and_not_the_generators() -> None:
 
     from replay.generate import NAMES
 
-    names = growth.player_names(20_000, random.Random(1))
+    names = growth_data.player_names(20_000, random.Random(1))
     assert len(set(names)) == 20_000
     assert not set(names) & set(NAMES)
 
 
 def test_copy_text_escapes() -> None:
-    assert growth._esc(None) == "\\N"
-    assert growth._esc(True) == "t"
-    assert growth._esc("a\tb\nc\\d") == "a\\tb\\nc\\\\d"
-    assert growth._esc(7) == "7"
+    assert growth_data._esc(None) == "\\N"
+    assert growth_data._esc(True) == "t"
+    assert growth_data._esc("a\tb\nc\\d") == "a\\tb\\nc\\\\d"
+    assert growth_data._esc(7) == "7"
 
 
 def test_archive_key_follows_data_version(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -85,7 +85,7 @@ def _indexes() -> set[str]:
 @pytest.mark.django_db(transaction=True)
 def test_build_small_archive_is_consistent(capsys: Any) -> None:
     before = _indexes()
-    growth.build(60, pool=SMALL_POOL)
+    growth_data.build(60, pool=SMALL_POOL)
     assert _indexes() == before  # dropped for the COPY, built again
     pooled = Record.objects.filter(upload__owner__username="pool").values("game").distinct()
     derived = Game.objects.exclude(pk__in=pooled)
