@@ -201,16 +201,11 @@ class BoardOutput(serializers.Serializer[Any]):
         return links
 
 
-class BoardRowOutput(serializers.Serializer[Any]):
-    """A row of a leaderboard."""
+class BoardRowOutput(RatingOutput):
+    """A row of a leaderboard: a current rating with its rank and player."""
 
     rank = serializers.IntegerField()
     player = serializers.SerializerMethodField()
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    ordinal = serializers.FloatField()
-    games = serializers.IntegerField()
-    last_game = _GAME_URL(source="last_game_id")
 
     @extend_schema_field(PlayerRefOutput)
     def get_player(self, rating: Any) -> dict[str, Any]:

@@ -352,15 +352,21 @@ def stop_worker(worker: WorkerProcess) -> None:
         worker.process.wait(timeout=5)
 
 
-def _purge_session_queue(app: Any) -> None:
-    """Drop what this session left on its queue (tasks no worker took)."""
+def purge_queues(app: Any, queues: tuple[str, ...]) -> None:
+    """Drop what a test left on ``queues`` (tasks no worker took, messages a killed
+    worker had taken)."""
     try:
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1)
-            for queue in (SESSION_QUEUE, f"{SESSION_QUEUE}.ingest"):
+            for queue in queues:
                 conn.default_channel.queue_purge(queue)
     except Exception:  # a broker that went away leaves nothing to purge
         pass
+
+
+def _purge_session_queue(app: Any) -> None:
+    """Drop what this session left on its queue (tasks no worker took)."""
+    purge_queues(app, (SESSION_QUEUE, f"{SESSION_QUEUE}.ingest"))
 
 
 def tests_database_url() -> str:

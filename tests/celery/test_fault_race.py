@@ -20,20 +20,11 @@ from config.celery import ingest_queue
 from records.ingest import upload_scan
 from records.models import Batch, BatchStatus, GameStatus, Record, Upload, UploadStatus
 from records.services import upload_create
+from tests.conftest import purge_queues
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 TIMEOUT = 120.0
-
-
-def _purge(app: Any, queues: tuple[str, ...]) -> None:
-    try:
-        with app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1)
-            for queue in queues:
-                conn.default_channel.queue_purge(queue)
-    except Exception:  # a broker that went away leaves nothing to purge
-        pass
 
 
 def test_two_workers_racing_for_each_batch_store_it_once(
@@ -63,7 +54,7 @@ def test_two_workers_racing_for_each_batch_store_it_once(
                 break
             time.sleep(0.1)
     finally:
-        _purge(app, queues)
+        purge_queues(app, queues)
     upload.refresh_from_db()
     assert upload.status == UploadStatus.DONE, f"A:\n{a.log_tail()}\nB:\n{b.log_tail()}"
     records = Record.objects.filter(upload=upload)

@@ -28,6 +28,7 @@ from config.celery import ingest_queue
 from records.ingest import ingest_sweep
 from records.models import Batch, BatchStatus, GameStatus, Record, Upload, UploadStatus
 from records.services import upload_create
+from tests.conftest import purge_queues
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -53,17 +54,6 @@ def _waiting_on_a_lock(conn: psycopg.Connection[Any]) -> bool:
         "WHERE datname = current_database() AND wait_event_type = 'Lock'"
     ).fetchone()
     return bool(row and row[0])
-
-
-def _purge(app: Any, queues: tuple[str, ...]) -> None:
-    """Drop what the test left on the workers' queues (the messages A had taken)."""
-    try:
-        with app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1)
-            for queue in queues:
-                conn.default_channel.queue_purge(queue)
-    except Exception:  # a broker that went away leaves nothing to purge
-        pass
 
 
 def test_a_worker_killed_mid_batch_leaves_a_job_the_sweep_completes(
@@ -112,7 +102,7 @@ def test_a_worker_killed_mid_batch_leaves_a_job_the_sweep_completes(
         )
     finally:
         locker.close()
-        _purge(app, queues)
+        purge_queues(app, queues)
     upload.refresh_from_db()
     records = Record.objects.filter(upload=upload)
     indexes = list(records.values_list("index", flat=True))
