@@ -6,6 +6,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -299,8 +300,14 @@ def game_detail_data(
     }
 
 
+@extend_schema_field(OpenApiTypes.BINARY)
+class FileInput(serializers.FileField):
+    """A file part of a multipart request: bytes in the schema (a file picker in the docs
+    page), where drf-spectacular would say a URI, which is what a file field reads as."""
+
+
 class UploadInput(serializers.Serializer[Any]):
-    file = serializers.FileField(allow_empty_file=False)
+    file = FileInput(allow_empty_file=False)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
     # one of the caller's events, by id, or a name (their event of that name, created
     # if they have none); neither: the first record's Event tag names it
