@@ -13,16 +13,15 @@ from django.urls import reverse
 
 from accounts.models import ApiToken
 from records.models import Upload
-from tests.security.test_access_matrix import (
+from tests.security.world import (
     COUNTS,
     LISTS,
     NO_RECORDS,
     OBJECTS,
     RATINGS,
     World,
-    _routes,
-    _urls,
-    world,  # noqa: F401  (the fixture)
+    route_names,
+    route_paths,
 )
 
 pytestmark = pytest.mark.django_db
@@ -44,11 +43,13 @@ PLAIN = {
 
 def _every_path(world: World) -> dict[str, str]:
     token, _ = ApiToken.issue(owner=world.owner, name="kept")
-    paths = {**_urls(world, {**OBJECTS, **LISTS, **RATINGS, **COUNTS})}
+    paths = {**route_paths(world, {**OBJECTS, **LISTS, **RATINGS, **COUNTS})}
     paths.update({name: path.format(token=token.pk) for name, path in PLAIN.items()})
-    assert set(paths) == _routes() == set(PLAIN) | set(OBJECTS) | set(LISTS) | set(
-        RATINGS
-    ) | set(COUNTS)
+    assert (
+        set(paths)
+        == route_names()
+        == set(PLAIN) | set(OBJECTS) | set(LISTS) | set(RATINGS) | set(COUNTS)
+    )
     assert set(PLAIN) == set(NO_RECORDS)
     return paths
 
