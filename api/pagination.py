@@ -26,6 +26,8 @@ from rest_framework.pagination import BasePagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.params import whole_number
+
 #: rows a page holds unless ?page_size= says otherwise, and at most
 PAGE_SIZE, MAX_PAGE_SIZE = 50, 200
 
@@ -155,7 +157,9 @@ class CursorPagination(BasePagination):
         if queryset.query.is_empty():  # qs.none(): a filter that can match nothing
             return []
         self.keys = keys = order_keys(queryset)
-        size = self._size(request)
+        size = whole_number(
+            request.query_params, "page_size", default=PAGE_SIZE, low=1, high=MAX_PAGE_SIZE
+        )
         token = request.query_params.get("cursor")
         values, backward = decode(token, keys) if token else (None, False)
         if values is None:
@@ -175,18 +179,6 @@ class CursorPagination(BasePagination):
         self.next = self._link(rows[-1], backward=False) if rows and more else None
         self.previous = self._link(rows[0], backward=True) if rows and earlier else None
         return rows
-
-    def _size(self, request: Request) -> int:
-        raw = request.query_params.get("page_size")
-        if raw in (None, ""):
-            return PAGE_SIZE
-        try:
-            size = int(raw)
-        except ValueError:
-            raise ValidationError({"page_size": f"{raw!r} is not a whole number"}) from None
-        if not 1 <= size <= MAX_PAGE_SIZE:
-            raise ValidationError({"page_size": f"must be from 1 to {MAX_PAGE_SIZE}"})
-        return size
 
     def _link(self, row: Any, *, backward: bool) -> str:
         params = self.request.query_params.copy()

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.lists import ListApi, ndjson_response
+from api.params import whole_number
 from api.schema import _ERRORS, _INT, _STR, _THROTTLED, _query
 from api.stats_serializers import BoardOutput, BoardRowOutput, PartnershipOutput
 from records.ratingstats import (
@@ -38,17 +39,8 @@ _LIST_ERRORS = {
 _MIN = _query("min", _INT, "only players (or partnerships) with at least this many rated games")
 
 
-def _whole(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name, "")
-    if raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValidationError({name: f"{raw!r} is not a whole number"}) from None
-    if not low <= value <= high:
-        raise ValidationError({name: f"must be from {low} to {high}"})
-    return value
+def _min_games(request: Request) -> int:
+    return whole_number(request.query_params, "min", default=1, low=1, high=MAX_MIN_GAMES)
 
 
 def _known(game: str) -> str:
@@ -89,7 +81,7 @@ class LeaderboardApi(ListApi):
         },
     )
     def get(self, request: Request, game: str) -> HttpResponseBase:
-        rows = board_rows(game=_known(game), min_games=_whole(request, "min", 1, 1, MAX_MIN_GAMES))
+        rows = board_rows(game=_known(game), min_games=_min_games(request))
 
         def serialize(page: Sequence[Any]) -> Any:
             if page:
@@ -130,8 +122,8 @@ class PartnershipsApi(ListApi):
             raise ValidationError({"order": f"one of {', '.join(PARTNER_ORDERS)}"})
         found = partnerships(
             game=game,
-            size=_whole(request, "size", 2, 2, 8),
-            min_games=_whole(request, "min", 1, 1, MAX_MIN_GAMES),
+            size=whole_number(request.query_params, "size", default=2, low=2, high=8),
+            min_games=_min_games(request),
             order=order,
         )
 

@@ -11,8 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.params import whole_number
 from api.schema import _ERRORS, _INT, _STR, _THROTTLED, _query
-from api.views import _count
 from records import replay_page
 from records.selectors import game_get, game_record, game_steps
 from replay import registry
@@ -79,8 +79,8 @@ class GameStepsApi(APIView):
             rules, params.get("view"), players=game.num_players
         )
         last = max(len(steps) - 1, 0)
-        start = min(_count(params, "from", 0), last)
-        end = min(_count(params, "to", last), last)
+        start = min(whole_number(params, "from", default=0), last)
+        end = min(whole_number(params, "to", default=last), last)
         tables = replay_page.viewed_tables(rules, steps, perspective)
         moves = {m["step"]: m for m in replay_page.move_list(rules, steps, tables, perspective)}
         out: list[dict[str, Any]] = []

@@ -11,7 +11,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import APIException, NotAuthenticated, NotFound, ValidationError
+from rest_framework.exceptions import APIException, NotAuthenticated, NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.lists import GamesListApi, ListApi, kgn_response, many, ndjson_response
+from api.params import whole_number
 from api.renderers import KGN_MEDIA_TYPE, KgnRenderer
 from api.schema import _ERRORS, _INT, _STR, _THROTTLED, _query
 from api.serializers import (
@@ -272,8 +273,11 @@ class UploadDetailApi(APIView):
         params = request.query_params
         records = upload_records(
             upload=upload,
-            start=_count(params, "records_from", 1),
-            limit=min(_count(params, "records_limit", UPLOAD_RECORDS_MAX), UPLOAD_RECORDS_MAX),
+            start=whole_number(params, "records_from", default=1),
+            limit=min(
+                whole_number(params, "records_limit", default=UPLOAD_RECORDS_MAX),
+                UPLOAD_RECORDS_MAX,
+            ),
             status=params.get("records_status") or None,
         )
         context = {"request": request, "records": records}
@@ -327,20 +331,6 @@ class Busy(APIException):
 
 #: records one upload response carries at most (page through with records_from)
 UPLOAD_RECORDS_MAX = 1000
-
-
-def _count(params: Any, name: str, default: int) -> int:
-    """A positive whole-number query parameter; a bad one is a 400 naming it."""
-    raw = params.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValidationError({name: f"{raw!r} is not a whole number"}) from None
-    if value < 0:
-        raise ValidationError({name: "must not be negative"})
-    return value
 
 
 @extend_schema(exclude=True)
