@@ -369,6 +369,68 @@ def _purge_session_queue(app: Any) -> None:
     purge_queues(app, (SESSION_QUEUE, f"{SESSION_QUEUE}.ingest"))
 
 
+#: where the tasks of a test without a worker go: a queue no worker takes
+UNTAKEN_QUEUE = f"{SESSION_QUEUE}-untaken"
+#: the fixtures that give a test the session's worker
+SESSION_WORKERS = ("celery_worker_process", "filesystem_worker")
+
+
+@pytest.fixture(autouse=True)
+def tasks_stay_with_their_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that has no worker sends its tasks (rating updates after a delete, a
+    dispatched upload) to a queue no worker takes.  Otherwise the session's worker,
+    started by an earlier test, would run them against the database while this test's
+    teardown truncates it (a deadlock, and rows left behind for the next test)."""
+    from config.celery import app
+
+    if "filesystem_worker" in request.fixturenames:
+        yield
+        wait_idle(*request.getfixturevalue("filesystem_worker"))
+        return
+    if "celery_worker_process" in request.fixturenames:
+        yield
+        wait_idle(request.getfixturevalue("celery_worker_process"), app)
+        return
+    kept = app.conf.task_default_queue
+    app.conf.task_default_queue = UNTAKEN_QUEUE
+    try:
+        yield
+    finally:
+        app.conf.task_default_queue = kept
+
+
+def wait_idle(worker: WorkerProcess, app: Any, timeout: float = 30.0) -> None:
+    """Wait until ``worker`` has nothing running, reserved or waiting on its queues: what
+    a test sent is done before its teardown truncates the tables."""
+    queues = (worker.queue, f"{worker.queue}.ingest")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        inspect = app.control.inspect(destination=[worker.name], timeout=1.0)
+        answers = [inspect.active(), inspect.reserved()]
+        # no answer: a solo worker answers only between tasks
+        busy = any(answer is None or answer.get(worker.name) for answer in answers)
+        if not busy and not any(_waiting(app, queue) for queue in queues):
+            return
+        time.sleep(0.1)
+
+
+def _waiting(app: Any, queue: str) -> int:
+    try:
+        with app.connection_for_write() as conn:
+            declared = conn.default_channel.queue_declare(queue=queue, passive=True)
+            return int(declared.message_count)
+    except Exception:  # a queue never declared holds nothing
+        return 0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _purge_untaken_queue() -> Iterator[None]:
+    yield
+    from config.celery import app
+
+    purge_queues(app, (UNTAKEN_QUEUE, f"{UNTAKEN_QUEUE}.ingest"))
+
+
 def tests_database_url() -> str:
     from django.db import connection
 
