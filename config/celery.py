@@ -11,12 +11,35 @@ import os
 from typing import Any
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("kibitz")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Celery's Django fixup closes every database connection before and after each task
+# unless this is set: a new PostgreSQL backend (fork, login, cold catalog caches) for
+# every batch and every rating update.  With it the fixup closes them only every this
+# many tasks, and between tasks Django's own rules apply (below).
+app.conf.CELERY_DB_REUSE_MAX = 1000
+
+
+def close_old_connections(task: Any = None, **kwargs: Any) -> None:
+    """Around each task, as Django does around each request: close a connection that
+    is older than CONN_MAX_AGE, failed, or was left inside a transaction (the next
+    query then checks it first: CONN_HEALTH_CHECKS).  Not for eager tasks, which run
+    inside the caller's transaction."""
+    if task is not None and getattr(task.request, "is_eager", False):
+        return
+    from django.db import close_old_connections as close
+
+    close()
+
+
+task_prerun.connect(close_old_connections)
+task_postrun.connect(close_old_connections)
+
 
 #: the tasks that do long work: the ingest queue's
 INGEST_TASKS = frozenset({"records.tasks.verify_batch", "records.tasks.reverify_chunk"})

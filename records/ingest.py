@@ -43,9 +43,9 @@ from records.models import (
 )
 from records.storage import VerdictRow, games_refresh, mark_duplicates, store_rows, verdict_row
 from records.unpack import UnpackError, unpack
-from records.uploads_split import split
+from replay import memo
 from replay.kgn.reader import decode, read_records
-from replay.kgn.split import LimitError, Limits, Span, lines_of
+from replay.kgn.split import LimitError, Limits, Span, lines_of, split
 from replay.pipeline import (
     check_bytes,
 )
@@ -241,10 +241,16 @@ def _verify_rows(batch: Batch) -> list[VerdictRow]:
         data = fh.read(batch.byte_end - batch.byte_start)
     at = Span(batch.first_index, batch.count, batch.byte_start, batch.byte_end, batch.first_line)
     now = timezone.now()
-    rows = [
-        verdict_row(checked, data, now=now, at=at, part=(part.name, part.index_offset))
-        for checked in check_bytes(data)
-    ]
+    # The engine's caches (replay.memo) are meant for one file: kept across batches, a
+    # worker's would fill up to their limit (hundreds of MB) for no gain in speed.
+    memo.clear()
+    try:
+        rows = [
+            verdict_row(checked, data, now=now, at=at, part=(part.name, part.index_offset))
+            for checked in check_bytes(data)
+        ]
+    finally:
+        memo.clear()
     if len(rows) != batch.count and not batch.last:
         # only the last batch may hold more records than the scan saw (an unclosed {
         # keeps the rest of the file in it); anywhere else indices would collide
@@ -271,7 +277,7 @@ def _commit(batch: Batch, token: str, rows: Sequence[VerdictRow]) -> None:
     duplicates = mark_duplicates(span)
     counts = dict.fromkeys(GameStatus.values, 0)
     for r in rows:
-        counts[r.record.status] += 1
+        counts[r.status] += 1
     now = timezone.now()
     Batch.objects.filter(pk=batch.pk).update(status=BatchStatus.DONE, finished_at=now, token="")
     Upload.objects.filter(pk=batch.upload_id).update(

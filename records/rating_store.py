@@ -16,11 +16,31 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from records import rating_model
+from records.copy_rows import copy_values, is_postgresql
 from records.models import Partnership, Rating, RatingHistory
+from records.rating_model import Skill
 from records.rating_order import Entry
 
 #: rows per bulk write
 BULK = 1000
+#: RatingHistory's columns, in the order of the rows a run makes (plain tuples)
+HISTORY_COLUMNS = (
+    "game_id",
+    "player_id",
+    "kind",
+    "date",
+    "uploaded",
+    "seat",
+    "name",
+    "place",
+    "team",
+    "won",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +76,10 @@ class RatingRun:
         self.kind = kind
         self.model = model
         self.fresh = fresh
+        self.fast = rating_model.supports(model)
         self.ratings: dict[int, Current | None] = {}
         self.dirty: set[int] = set()
-        self.history: list[RatingHistory] = []
+        self.history: list[tuple[Any, ...]] = []  # RatingHistory rows (HISTORY_COLUMNS)
         self.pairs: dict[tuple[int, ...], list[int]] = defaultdict(lambda: [0, 0, 0])
 
     def load(self, players: Iterable[int]) -> None:
@@ -88,42 +109,48 @@ class RatingRun:
         before = {s.player: self.ratings.get(s.player) for side in sides for s in side}
         teams = [
             [
-                self.model.rating(
-                    mu=c.mu if (c := before[s.player]) is not None else mu0,
-                    sigma=c.sigma if c is not None else sigma0,
-                )
+                (c.mu, c.sigma) if (c := before[s.player]) is not None else (mu0, sigma0)
                 for s in side
             ]
             for side in sides
         ]
-        rated = self.model.rate(teams, ranks=[side[0].place for side in sides])
+        rated = self._rate(teams, [side[0].place for side in sides])
         key = entry.key
         for side, team_after in zip(sides, rated, strict=True):
-            for s, new in zip(side, team_after, strict=True):
+            for s, (new_mu, new_sigma) in zip(side, team_after, strict=True):
                 c = before[s.player]
                 self.history.append(
-                    RatingHistory(
-                        game_id=key.game,
-                        player_id=s.player,
-                        kind=self.kind,
-                        date=key.date,
-                        uploaded=key.uploaded,
-                        seat=s.seat,
-                        name=s.name,
-                        place=s.place,
-                        team=s.team,
-                        won=s.won,
-                        mu_before=c.mu if c is not None else mu0,
-                        sigma_before=c.sigma if c is not None else sigma0,
-                        mu_after=new.mu,
-                        sigma_after=new.sigma,
+                    (
+                        key.game,
+                        s.player,
+                        self.kind,
+                        key.date,
+                        key.uploaded,
+                        s.seat,
+                        s.name,
+                        s.place,
+                        s.team,
+                        s.won,
+                        c.mu if c is not None else mu0,
+                        c.sigma if c is not None else sigma0,
+                        new_mu,
+                        new_sigma,
                     )
                 )
                 games = (c.games if c is not None else 0) + 1
-                self.ratings[s.player] = Current(new.mu, new.sigma, games, s.name, key.game)
+                self.ratings[s.player] = Current(new_mu, new_sigma, games, s.name, key.game)
                 self.dirty.add(s.player)
             if len(side) > 1 and side[0].team:
                 self.partner([s.player for s in side], any(s.won for s in side), side[0].place, 1)
+
+    def _rate(self, teams: list[list[Skill]], ranks: list[int]) -> list[list[Skill]]:
+        """The players' new (mu, sigma): records.rating_model's exact copy of the model's
+        update when it has one, else the model's own ``rate``."""
+        if self.fast:
+            return rating_model.rate(self.model, teams, ranks)
+        objects = [[self.model.rating(mu=mu, sigma=sigma) for mu, sigma in t] for t in teams]
+        rated = self.model.rate(objects, ranks=ranks)
+        return [[(r.mu, r.sigma) for r in t] for t in rated]
 
     def partner(self, members: Sequence[int], won: bool, place: int, sign: int) -> None:
         """Count (``sign`` 1) or uncount (-1) one side of a rated team game."""
@@ -135,8 +162,12 @@ class RatingRun:
             counts[2] += sign * draw
 
     def flush(self) -> None:
-        """Write the history rows made so far."""
-        RatingHistory.objects.bulk_create(self.history, batch_size=BULK)
+        """Write the history rows made so far (by COPY on PostgreSQL)."""
+        if is_postgresql():
+            copy_values(RatingHistory, HISTORY_COLUMNS, self.history)
+        else:
+            rows = [dict(zip(HISTORY_COLUMNS, row, strict=True)) for row in self.history]
+            RatingHistory.objects.bulk_create([RatingHistory(**r) for r in rows], batch_size=BULK)
         self.history = []
 
     def save(self) -> None:

@@ -32,6 +32,7 @@ from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from records.copy_rows import copy_values, is_postgresql
 from records.models import (
     Game,
     GameStatus,
@@ -79,8 +80,13 @@ class Outcome:
 def _state(game: str, *, wait: bool) -> RatingState | None:
     """The game id's state row, locked for this transaction; None when another
     transaction holds it and ``wait`` is false."""
-    RatingState.objects.bulk_create([RatingState(kind=game)], ignore_conflicts=True)
-    return RatingState.objects.select_for_update(skip_locked=not wait).filter(kind=game).first()
+    locked = RatingState.objects.select_for_update(skip_locked=not wait).filter(kind=game)
+    state: RatingState | None = locked.first()
+    if state is None and not RatingState.objects.filter(kind=game).exists():
+        # the game id's first update makes its row (once: later updates only lock it)
+        RatingState.objects.bulk_create([RatingState(kind=game)], ignore_conflicts=True)
+        state = locked.first()
+    return state
 
 
 def _last_key(game: str) -> Key | None:
@@ -170,9 +176,11 @@ def ratings_update(*, game: str, wait: bool = True) -> Outcome | None:
         changes = list(
             RatingChange.objects.filter(kind=game).order_by("id").values_list("id", "game_pk")
         )
+        if not changes:  # another update drained them (updates of one upload overlap)
+            return Outcome(game, 0, 0, None, 0, state.games)
         touched = sorted({pk for _, pk in changes})
-        new = game_entries(game_keys(game, touched)) if touched else {}
-        old = stored_entries(game, touched) if touched else {}
+        new = game_entries(game_keys(game, touched))
+        old = stored_entries(game, touched)
         last = _last_key(game)
         since: Key | None = None
         on_top: list[Entry] = []
@@ -268,11 +276,26 @@ def ratings_touch(*, game_ids: Iterable[int]) -> None:
             .values_list("game_id", "kind")
             .distinct()
         )
+    ratings_queue(games=found)
+
+
+def ratings_queue(*, games: Iterable[tuple[int, str]]) -> None:
+    """Queue these (game pk, game id) pairs, known to move a rating (the storage's new
+    rateable games: nothing to ask the database), and send ``update_ratings`` for their
+    game ids once the transaction commits.  Cost: one insert (COPY on PostgreSQL)."""
+    found = sorted(set(games))
     if not found:
         return
-    RatingChange.objects.bulk_create(
-        [RatingChange(kind=kind, game_pk=pk) for pk, kind in sorted(found)], batch_size=CHUNK
-    )
+    now = timezone.now()
+    if is_postgresql():
+        copy_values(
+            RatingChange, ("kind", "game_pk", "created_at"), [(k, pk, now) for pk, k in found]
+        )
+    else:
+        RatingChange.objects.bulk_create(
+            [RatingChange(kind=kind, game_pk=pk, created_at=now) for pk, kind in found],
+            batch_size=CHUNK,
+        )
     for kind in sorted({kind for _, kind in found}):
         transaction.on_commit(partial(_send, kind), robust=True)
 

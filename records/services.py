@@ -23,8 +23,7 @@ from django.db import transaction
 from records.ingest import file_limits, upload_sweep, upload_verify
 from records.models import Event, Upload, UploadStatus, Visibility
 from records.unpack import GZIP_MAGIC, ZIP_MAGIC, human_bytes
-from records.uploads_split import split
-from replay.kgn.split import LimitError, lines_of
+from replay.kgn.split import LimitError, lines_of, split
 
 __all__ = ["event_pick", "import_paths", "upload_create", "upload_sweep", "upload_verify"]
 

@@ -1,6 +1,7 @@
-"""Storing verdicts: a record's verdict as rows (the Record, the Game it holds, that
-game's seats) and writing them, each game once per identity, with its seats and
-searchable facts; the duplicate marks and the games' ``public`` flag kept right.
+"""Storing verdicts: a record's verdict as rows (records/verdict_rows.py: the Record,
+the Game it holds, that game's seats) written each game once per identity, with its
+seats and searchable facts; the duplicate marks and the games' ``public`` flag kept
+right.
 
 Used by the ingest (records/ingest.py), re-verification (records/reverify.py) and
 the upload signals (records/signals.py).
@@ -9,11 +10,8 @@ the upload signals (records/signals.py).
 from __future__ import annotations
 
 import enum
-import json
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from django.db import connection, transaction
@@ -21,34 +19,22 @@ from django.db.models import Exists, Field, JSONField, Model, OuterRef, Q
 from psycopg.types.json import Jsonb
 
 from records import facts
+from records.copy_rows import copy_rows, copy_values
 from records.models import Fact, Game, GameStatus, Record, Seat, Upload, Visibility
 from records.players import player_ids
-from records.ratings import ratings_touch
-from replay import ENGINE_VERSION
-from replay.kgn.split import Span
-from replay.pipeline import (
-    Checked,
-    deal_identity,
-    game_status,
-    raw_identity,
-    record_comments,
-    record_identity,
-)
+from records.ratings import ratings_queue, ratings_touch
+from records.verdict_rows import VerdictRow, verdict_row
+
+__all__ = [
+    "VerdictRow",
+    "games_refresh",
+    "mark_duplicates",
+    "store_game",
+    "store_rows",
+    "verdict_row",
+]
 
 logger = logging.getLogger(__name__)
-
-#: what is kept of a file that is not UTF-8 (shown with the rejected record)
-UNDECODABLE_SOURCE_CHARS = 10_000
-
-
-@dataclass
-class VerdictRow:
-    """One record (unsaved), the game it holds (unsaved: stored only if its identity is
-    new) and that game's seats as (seat, letter, name, score, won)."""
-
-    record: Record
-    game: Game
-    seats: list[tuple[int, str, str, int | None, bool]] = field(default_factory=list)
 
 
 def store_rows(upload: Upload, rows: Sequence[VerdictRow]) -> None:
@@ -70,30 +56,44 @@ def store_rows(upload: Upload, rows: Sequence[VerdictRow]) -> None:
 
 def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     public = upload.visibility == Visibility.PUBLIC
-    last = {r.game.identity: r for r in rows}  # a game met twice: its last record's
+    last = {r.identity: r for r in rows}  # a game met twice: its last record's
     for r in last.values():
-        r.game.public = public
+        r.game_values["public"] = public
     new, games = _copy_games([last[k] for k in sorted(last)])
     for r in rows:
-        r.record.upload = upload
-        r.record.game_id = games[r.game.identity]
-    _copy(Record, [r.record for r in rows])
+        r.record_values["upload_id"] = upload.pk
+        r.record_values["game_id"] = games[r.identity]
+    _copy_dicts(Record, [r.record_values for r in rows])
     created = [last[k] for k in sorted(last) if k in new]
     players = player_ids(sorted({s[2] for r in created for s in r.seats}))
     seats, found = _seats_and_facts(created, games, players)
-    _copy_values(Seat, SEAT_COLUMNS, seats)
-    _copy_values(Fact, FACT_COLUMNS, found)
+    copy_values(Seat, SEAT_COLUMNS, seats)
+    copy_values(Fact, FACT_COLUMNS, found)
     shared = [games[k] for k in last if k not in new]
     if public and shared:
         Game.objects.filter(id__in=shared, public=False).update(public=True)
-    ratings_touch(game_ids=games.values())
+    # a new game is rated when it is rateable (nothing was rated of it before); a game
+    # stored before may have been rated, or hidden: the database says
+    ratings_queue(
+        games=[(games[r.identity], r.game_values["game"]) for r in created if _rateable(r)]
+    )
+    ratings_touch(game_ids=shared)
+
+
+def _rateable(row: VerdictRow) -> bool:
+    """Whether a new game is rated (``records.rating_order.rateable``: public, verified,
+    with a result, not hidden; a new game is never hidden)."""
+    g = row.game_values
+    return bool(
+        g["public"] and g["status"] == GameStatus.VERIFIED and g["result"] is not None and g["game"]
+    )
 
 
 def _store_rows_orm(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     games = _game_ids([r.game for r in rows])
     for r in rows:
         r.record.upload = upload
-        r.record.game_id = games[r.game.identity]
+        r.record.game_id = games[r.identity]
     Record.objects.bulk_create([r.record for r in rows], batch_size=500)
     _store_seats(rows, games)
     if upload.visibility == Visibility.PUBLIC:
@@ -105,29 +105,31 @@ def _columns(model: type[Model]) -> list[Field[Any, Any]]:
     return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
-def _value(field: Field[Any, Any], obj: Model) -> Any:
-    """What COPY writes for one field of an unsaved instance (as Django would save it:
-    a choice's value, JSON as jsonb and None as NULL)."""
-    value = getattr(obj, field.attname)
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(field, JSONField) and value is not None:
-        return Jsonb(value)
-    return value
+def _tuples(model: type[Model], objs: Sequence[dict[str, Any]]) -> Iterator[tuple[Any, ...]]:
+    """Each dict of values (by attname) as a row of the model's columns (``_columns``),
+    as Django would save it: a choice's value, JSON as jsonb, a missing value as the
+    field's default."""
+    fields = _columns(model)
+    defaults = {f.attname: f.get_default() for f in fields}
+    jsons = {f.attname for f in fields if isinstance(f, JSONField)}
+    names = [f.attname for f in fields]
+    for obj in objs:
+        row = []
+        for name in names:
+            value = obj[name] if name in obj else defaults[name]
+            if isinstance(value, enum.Enum):
+                value = value.value
+            elif name in jsons and value is not None:
+                value = Jsonb(value)
+            row.append(value)
+        yield tuple(row)
 
 
-def _copy_rows(table: str, fields: Sequence[Field[Any, Any]], objs: Sequence[Model]) -> None:
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    sql = f"COPY {table} ({columns}) FROM STDIN"
-    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
-        for obj in objs:
-            copy.write_row([_value(f, obj) for f in fields])
-
-
-def _copy(model: type[Model], objs: Sequence[Model]) -> None:
-    """COPY unsaved instances into the model's table (their ids are not read back)."""
+def _copy_dicts(model: type[Model], objs: Sequence[dict[str, Any]], table: str = "") -> None:
+    """COPY dicts of values into the model's table (or ``table``, of the same columns)."""
     if objs:
-        _copy_rows(model._meta.db_table, _columns(model), objs)
+        columns = [f.column for f in _columns(model)]
+        copy_rows(table or model._meta.db_table, columns, _tuples(model, objs))
 
 
 #: the temporary table new games go through (one per connection, emptied at commit)
@@ -147,7 +149,7 @@ def _copy_games(rows: Sequence[VerdictRow]) -> tuple[set[str], dict[str, int]]:
             f"AS SELECT {columns} FROM {table} WITH NO DATA"
         )
         cursor.execute(f"DELETE FROM {_NEW_GAMES}")  # another call in this transaction
-    _copy_rows(_NEW_GAMES, fields, [r.game for r in rows])
+    _copy_dicts(Game, [r.game_values for r in rows], table=_NEW_GAMES)
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {_NEW_GAMES} "
@@ -155,7 +157,7 @@ def _copy_games(rows: Sequence[VerdictRow]) -> tuple[set[str], dict[str, int]]:
         )
         games: dict[str, int] = dict(cursor.fetchall())
         new = set(games)
-        rest = [r.game.identity for r in rows if r.game.identity not in games]
+        rest = [r.identity for r in rows if r.identity not in games]
         if rest:
             cursor.execute(f"SELECT identity, id FROM {table} WHERE identity = ANY(%s)", [rest])
             games.update(cursor.fetchall())
@@ -175,26 +177,15 @@ def _seats_and_facts(
     seats: list[tuple[Any, ...]] = []
     found: list[tuple[Any, ...]] = []
     for r in rows:
-        game_id = games[r.game.identity]
+        game_id = games[r.identity]
         letters = {}
         for seat, letter, name, score, won in r.seats:
             seats.append((game_id, seat, letter, players[name], score, won))
             letters[letter] = players[name]
-        for v in facts.fact_values(r.game.game, r.game.facts):
+        for v in facts.fact_values(r.game_values["game"], r.game_values["facts"]):
             player = letters.get(v.seat) if v.seat else None
             found.append((game_id, v.name, v.number, v.text, player))
     return seats, found
-
-
-def _copy_values(
-    model: type[Model], columns: Sequence[str], rows: Sequence[tuple[Any, ...]]
-) -> None:
-    if not rows:
-        return
-    sql = f"COPY {model._meta.db_table} ({', '.join(columns)}) FROM STDIN"
-    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
-        for row in rows:
-            copy.write_row(row)
 
 
 def store_game(row: VerdictRow, *, upload: Upload, replace: bool = False) -> int:
@@ -227,8 +218,8 @@ def store_game(row: VerdictRow, *, upload: Upload, replace: bool = False) -> int
 def _store_seats(rows: Sequence[VerdictRow], games: dict[str, int]) -> None:
     players = player_ids(sorted({s[2] for r in rows for s in r.seats}))
     seats = {
-        (games[r.game.identity], seat): Seat(
-            game_id=games[r.game.identity],
+        (games[r.identity], seat): Seat(
+            game_id=games[r.identity],
             seat=seat,
             letter=letter,
             player_id=players[name],
@@ -242,7 +233,7 @@ def _store_seats(rows: Sequence[VerdictRow], games: dict[str, int]) -> None:
     Seat.objects.bulk_create(
         [seats[k] for k in sorted(seats)], ignore_conflicts=True, batch_size=1000
     )
-    rows_by_game = {games[r.game.identity]: r for r in rows}
+    rows_by_game = {games[r.identity]: r for r in rows}
     found = [
         fact
         for game_id in sorted(rows_by_game)
@@ -299,109 +290,3 @@ def games_refresh(*, game_ids: Sequence[int]) -> None:
     public = Record.objects.filter(game_id=OuterRef("pk"), upload__visibility=Visibility.PUBLIC)
     Game.objects.filter(id__in=ids).update(public=Exists(public))
     ratings_touch(game_ids=ids)
-
-
-# --- rows ----------------------------------------------------------------------------
-
-
-def _clip(value: str | None, length: int) -> str:
-    return (value or "")[:length]
-
-
-def _json_safe(value: Any) -> Any:
-    """Facts come from game plug-ins; keep only what JSON can hold."""
-    return json.loads(json.dumps(value, default=str))
-
-
-def _int_or_none(value: str | None) -> int | None:
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
-
-
-def verdict_row(
-    checked: Checked, data: bytes, *, now: datetime, at: Span, part: tuple[str, int]
-) -> VerdictRow:
-    """A record's verdict as an unsaved Record, the Game it holds and that game's
-    seats: its index that of the whole upload, its lines those of its file (``at`` is
-    the batch's place; ``part`` the file's name and the number of the upload's records
-    before it)."""
-    shift = at.first_line - 1
-    record, raw, verdict = checked.record, checked.raw, checked.verdict
-    if record is not None:
-        players: Sequence[str] = record.players
-        num_actions = len(record.actions)
-    else:
-        # not loadable: keep whatever the Players tag says, if it reads as names
-        listed = checked.tag_value("Players") or ""
-        players = [p.strip()[:100] for p in listed.split(";")] if listed.strip() else []
-        num_actions = len(raw.actions) if raw is not None else 0
-    if raw is not None:
-        tags = [[t.name, t.value] for t in raw.tags]
-        source = raw.text
-    else:
-        tags = [list(t) for t in record.tags] if record is not None else []
-        source = data.decode("utf-8", errors="replace")[:UNDECODABLE_SOURCE_CHARS]
-    outcome = verdict.outcome
-    error = verdict.error
-    identity = deal = comments = ""
-    if record is not None:
-        try:
-            identity, deal = record_identity(record), deal_identity(record)
-        except Exception:  # identity is a key for de-duplication, never a verdict
-            logger.warning("record %s: no identity", checked.index, exc_info=True)
-        comments = record_comments(record)
-    played = GameStatus(game_status(checked).value)
-    game = Game(
-        identity=identity or raw_identity(source),
-        game=_clip(checked.game, 64),
-        players_text="; ".join(players),
-        num_players=len(players),
-        first=record.first if record is not None else None,
-        num_actions=num_actions,
-        status=played,
-        result=verdict.result_json(),
-        winners=list(outcome.winners) if outcome is not None else [],
-        facts=_json_safe(verdict.facts),
-        deal=deal,
-        variant=record.variant.as_dict() if record is not None else {},
-        best_score=facts.best_score(checked.game, outcome),
-        engine=ENGINE_VERSION,
-        created_at=now,
-        verified_at=now if played == GameStatus.VERIFIED else None,
-    )
-    index = checked.index + at.first_index - 1
-    row = Record(
-        index=index,
-        part_name=part[0][:255],
-        part_index=index - part[1],
-        match=_clip(checked.tag_value("Match"), 200),
-        round=_int_or_none(checked.tag_value("Round")),
-        date=_clip(checked.tag_value("Date"), 32),
-        site=_clip(checked.tag_value("Site"), 200),
-        event_tag=_clip(checked.tag_value("Event"), 200),
-        tags=tags,
-        comments=comments,
-        canonical=checked.canonical or "",
-        source=source,
-        first_line=checked.first_line + shift,
-        last_line=checked.last_line + shift,
-        status=GameStatus(verdict.status.value),
-        error_line=error.pos.line + shift if error is not None else None,
-        error_column=error.pos.column if error is not None else None,
-        error_action=error.action if error is not None else None,
-        error_message=error.message if error is not None else "",
-        engine=ENGINE_VERSION,
-        created_at=now,
-    )
-    seats = []
-    for k, name in enumerate(players):
-        if not name:
-            continue
-        score = None
-        if outcome is not None and outcome.scores is not None and k < len(outcome.scores):
-            score = outcome.scores[k]
-        won = outcome is not None and k in outcome.winners
-        seats.append((k, chr(ord("A") + k), name, score, won))
-    return VerdictRow(record=row, game=game, seats=seats)

@@ -10,7 +10,9 @@ line numbers of the whole file (``first_index``, ``first_line``).
 
 Whatever precedes the first record belongs to the first span.  A ``{`` that is never
 closed keeps the rest of the file in one span (the reader then reports it where it
-stands).  Cost: one pass over the bytes; memory is one line.
+stands).  Cost: one pass over the bytes; memory is one line.  Most lines cannot open
+or close a comment and are judged with a couple of ``in`` tests
+(:func:`line_state`); only the others are followed byte by byte in Python.
 """
 
 from __future__ import annotations
@@ -65,9 +67,27 @@ def lines_of(fh: IO[bytes], limits: Limits = Limits()) -> Iterator[bytes]:
         yield line
 
 
+def line_state(line: bytes, in_comment: bool) -> tuple[bool, bool]:
+    """Whether a ``{}`` comment is open at the end of ``line`` (``in_comment``: one is
+    open at its start), and whether the line holds anything outside comments.
+
+    Most lines need no byte-by-byte look: outside a comment, a line without ``{`` or
+    ``;`` ends outside one and holds content when it holds anything but spaces; inside
+    one, a line without ``}`` stays inside and holds nothing.  The others go through
+    the full scan (quotes in tag lines can hide braces and semicolons).  Same answer as
+    the full scan on every line (tests/engine/test_kgn_split_fast.py)."""
+    if in_comment:
+        if b"}" not in line:
+            return True, False
+    elif b"{" not in line and b";" not in line:
+        if line[:1] == b"%":
+            return False, False  # an escape line: ignored whole
+        return False, bool(line.strip())
+    return _scan(line, in_comment)
+
+
 def _scan(line: bytes, in_comment: bool) -> tuple[bool, bool]:
-    """Whether a ``{}`` comment is open at the end of ``line``, and whether the line
-    holds anything outside comments."""
+    """:func:`line_state` byte by byte, in Python (the reference it is checked against)."""
     if not in_comment and line[:1] == b"%":
         return False, False  # an escape line: ignored whole
     tag = not in_comment and line[:1] == b"["
@@ -111,6 +131,7 @@ def record_starts(
     in_comment = False
     started = in_movetext = False
     records = 0
+    max_records = limits.records
     record_start, record_line = 0, 1
     for line in lines:
         number += 1
@@ -119,15 +140,15 @@ def record_starts(
         if is_tag and (in_movetext or not started):
             _check_record(limits, offset - record_start, record_line)
             records += 1
-            if limits.records is not None and records > limits.records:
+            if max_records is not None and records > max_records:
                 raise LimitError(
-                    f"the file holds more than {limits.records} records (record "
+                    f"the file holds more than {max_records} records (record "
                     f"{records} starts on line {number})"
                 )
             record_start, record_line = offset, number
             yield offset, number, False
             started, in_movetext = True, False
-        in_comment, content = _scan(body, in_comment)
+        in_comment, content = line_state(body, in_comment)
         if content and started and not is_tag:
             in_movetext = True
         offset += len(line)
@@ -153,17 +174,17 @@ def split(lines: Iterable[bytes], size: int, limits: Limits = Limits()) -> Itera
     """
     if size < 1:
         raise ValueError("a batch holds at least one record")
-    starts: list[tuple[int, int]] = []
+    count = 0
     index = 1
     span_start, span_line = 0, 1
     for offset, number, last in record_starts(lines, limits):
         if last:
-            if starts or index == 1:
-                yield Span(index, max(len(starts), 1), span_start, offset, span_line)
+            if count or index == 1:
+                yield Span(index, max(count, 1), span_start, offset, span_line)
             return
-        if len(starts) == size:
+        if count == size:
             yield Span(index, size, span_start, offset, span_line)
             index += size
-            starts = []
+            count = 0
             span_start, span_line = offset, number
-        starts.append((offset, number))
+        count += 1

@@ -1,5 +1,6 @@
-"""records.uploads_split gives exactly replay.kgn.split's spans and limit errors (it only
-looks at most lines faster), on generated files and on hostile ones."""
+"""replay.kgn.split's quick look at a line (``line_state``) gives exactly what the
+byte-by-byte scan gives: the same spans and limit errors on generated files and on
+hostile ones, and the same answer on any line."""
 
 from __future__ import annotations
 
@@ -10,11 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from records import uploads_split
 from replay.generate import generate_records
-from replay.kgn import split as replay_split
+from replay.kgn import split as kgn_split
 from replay.kgn import write_records
-from replay.kgn.split import LimitError, Limits, lines_of
+from replay.kgn.split import LimitError, Limits, line_state, lines_of
 
 #: pieces a hostile file is made of: record starts, comments opened and closed on
 #: other lines, quotes hiding braces and semicolons, escapes, BOMs, CRLF, blank lines
@@ -52,10 +52,20 @@ def outcome(fn: Callable[[], Iterator[object]]) -> object:
         return ("LimitError", str(exc))
 
 
-def both(data: bytes, size: int, limits: Limits) -> tuple[object, object]:
-    ours = outcome(lambda: uploads_split.split(lines_of(io.BytesIO(data), limits), size, limits))
-    theirs = outcome(lambda: replay_split.split(lines_of(io.BytesIO(data), limits), size, limits))
-    return ours, theirs
+def both(
+    data: bytes, size: int, limits: Limits, monkeypatch: pytest.MonkeyPatch
+) -> tuple[object, object]:
+    """The spans (or the limit error) with the quick look, then with every line
+    scanned byte by byte."""
+
+    def spans() -> object:
+        return outcome(lambda: kgn_split.split(lines_of(io.BytesIO(data), limits), size, limits))
+
+    quick = spans()
+    with monkeypatch.context() as m:
+        m.setattr(kgn_split, "line_state", kgn_split._scan)
+        slow = spans()
+    return quick, slow
 
 
 @settings(max_examples=400, deadline=None)
@@ -65,29 +75,45 @@ def both(data: bytes, size: int, limits: Limits) -> tuple[object, object]:
     records=st.one_of(st.none(), st.integers(min_value=1, max_value=5)),
     record_bytes=st.one_of(st.none(), st.integers(min_value=20, max_value=300)),
 )
-def test_the_same_spans_and_errors_as_replays_split_on_hostile_files(
+def test_the_same_spans_and_errors_as_the_full_scan_on_hostile_files(
     pieces: list[bytes], size: int, records: int | None, record_bytes: int | None
 ) -> None:
     data = b"".join(pieces)
     limits = Limits(records=records, record_bytes=record_bytes, line_bytes=None)
-    ours, theirs = both(data, size, limits)
-    assert ours == theirs
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        quick, slow = both(data, size, limits, monkeypatch)
+    assert quick == slow
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    line=st.one_of(
+        st.sampled_from(PIECES),
+        st.lists(st.sampled_from(list(b' \t[]{};%"\\ax\r\n')), max_size=30).map(bytes),
+        st.binary(max_size=40),
+    ),
+    in_comment=st.booleans(),
+)
+def test_line_state_is_the_full_scans_answer_on_any_line(line: bytes, in_comment: bool) -> None:
+    assert line_state(line, in_comment) == kgn_split._scan(line, in_comment)
 
 
 @pytest.mark.parametrize(
     "game", ["escalation-pierce", "escalation-knizia", "head-to-head", "wild-escape"]
 )
-def test_the_same_spans_as_replays_split_on_generated_records(game: str) -> None:
+def test_the_same_spans_as_the_full_scan_on_generated_records(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     data = write_records(generate_records(game, count=30, seed=5, event="Split")).encode()
     limits = Limits(records=1000, record_bytes=1024 * 1024, line_bytes=100_000)
-    ours, theirs = both(data, 7, limits)
-    assert ours == theirs
-    assert sum(span.count for span in ours) == 30  # type: ignore[union-attr,attr-defined]
+    quick, slow = both(data, 7, limits, monkeypatch)
+    assert quick == slow
+    assert sum(span.count for span in quick) == 30  # type: ignore[attr-defined]
 
 
-def test_the_limits_are_those_of_replays_split() -> None:
+def test_the_limits_are_those_of_the_full_scan(monkeypatch: pytest.MonkeyPatch) -> None:
     data = write_records(generate_records("head-to-head", count=5, seed=1)).encode()
     for limits in (Limits(records=4), Limits(record_bytes=100)):
-        ours, theirs = both(data, 2, limits)
-        assert ours == theirs
-        assert isinstance(ours, tuple) and ours[0] == "LimitError"
+        quick, slow = both(data, 2, limits, monkeypatch)
+        assert quick == slow
+        assert isinstance(quick, tuple) and quick[0] == "LimitError"
