@@ -15,6 +15,7 @@ from typing import Any
 import psycopg
 
 from bench.growth_names import CITIES, GIVEN, SERIES, SURNAMES
+from bench.growth_profiles import KIND_FIELDS, PAIR_FIELDS, PROFILE_GAME, Profiles
 from bench.services import database_url
 
 #: bump when the generated data changes (forces a rebuild of the kept archives)
@@ -108,6 +109,16 @@ def _templates() -> dict[str, list[dict[str, Any]]]:
         if g["seats"] and g["record"] is not None:
             by_kind.setdefault(g["game"], []).append(g)
     return by_kind
+
+
+def _pool_results(by_kind: dict[str, list[dict[str, Any]]]) -> dict[int, Any]:
+    """The pool games' rows as the profiles count them (records.profiles.rows_of), by
+    game id: what a derived game copies, its players replaced."""
+    from records.models import Game
+    from records.profiles import rows_of
+
+    ids = [t["id"] for templates in by_kind.values() for t in templates]
+    return rows_of(Game.objects.filter(pk__in=ids))
 
 
 def player_names(count: int, rng: random.Random) -> list[str]:
@@ -231,6 +242,7 @@ class _Copier:
             "tags",
             "comments",
             "created_at",
+            "game_created_at",
             "match",
             "round",
             "canonical",
@@ -245,6 +257,10 @@ class _Copier:
         ],
         "records_seat": ("id", "game_id", "seat", "letter", "player_id", "score", "won"),
         "records_fact": ("id", "game_id", "name", "number", "text", "player_id"),
+        # the profiles' aggregates (records/profiles.py), as the ingest's hook keeps them
+        "records_profilegame": ("id", *PROFILE_GAME),
+        "records_profilekind": ("id", "player_id", "kind", *KIND_FIELDS),
+        "records_profilepair": ("id", "key", "player_id", "other_id", *PAIR_FIELDS),
     }
     FLUSH = 1 << 20
 
@@ -422,6 +438,7 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
     for rank in range(count):
         total += 1.0 / (rank + 1 + 10)
         cum.append(total)
+    profiles = Profiles(ids, _pool_results(by_kind))
     with _Copier(url) as copier:
         first_player = player_ids[0]
         for pid, name in zip(player_ids, names, strict=True):
@@ -490,7 +507,10 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
                     t = rng.choice(templates)
                     who = rng.sample(entrants, len(t["seats"]))
                     players_text = "; ".join([names[p - first_player] for p in who])
-                    at = (uploaded + timedelta(milliseconds=index)).isoformat()
+                    stamp = uploaded + timedelta(milliseconds=index)
+                    at = stamp.isoformat()
+                    if public:
+                        profiles.game(copier, t, gid, stamp, who, players_text)
                     copier.line(
                         "records_game",
                         f"{gid}\t{hashlib.sha256(b'growth %d %d' % (games, gid)).hexdigest()}\t"
@@ -528,7 +548,7 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
                         "records_record",
                         f"{rid}\t{uid}\t{gid}\t{index}\t{index}\t{index * 40}\t"
                         f"{index * 40 + t['lines']}\t{written}{event_part}{_esc(tags)}\t"
-                        f"{comments}\t{at}\t{t['record_tail']}",
+                        f"{comments}\t{at}\t{at}\t{t['record_tail']}",
                     )
                     stats[r["status"]] = stats.get(r["status"], 0) + 1
                     rid += 1
@@ -560,6 +580,7 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
                 uid += 1
                 done += chunk
             eid += 1
+        profiles.write(copier)
     loaded = time.monotonic()
     print(f"growth: COPY {dict(copier.rows)} in {loaded - started:.0f} s", flush=True)
     with psycopg.connect(url, autocommit=True) as conn:
