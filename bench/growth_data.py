@@ -67,11 +67,13 @@ COMMENTS = (
 
 
 def _pool(pool: tuple[tuple[str, str, int], ...]) -> None:
-    """The pool of real games, stored through the ingest."""
+    """The pool of real games, stored through the ingest, and their profile aggregates
+    (the ingest queues them; no worker drains here)."""
     from django.contrib.auth import get_user_model
     from django.core.files.base import ContentFile
 
     from records.ingest import upload_verify
+    from records.profile_queue import profiles_drain
     from records.services import event_pick, upload_create
     from replay.generate import generate_matches, generate_records
     from replay.kgn import write_records
@@ -88,6 +90,7 @@ def _pool(pool: tuple[tuple[str, str, int], ...]) -> None:
             enqueue=False,
         )
         upload_verify(upload_id=upload.pk)
+    profiles_drain()
 
 
 def _templates() -> dict[str, list[dict[str, Any]]]:
@@ -383,15 +386,22 @@ def _tails(t: dict[str, Any]) -> None:
 
 
 def _secondary_indexes(conn: psycopg.Connection[Any], tables: list[str]) -> list[tuple[str, str]]:
-    """(name, CREATE INDEX ...) of the tables' indexes that back no constraint."""
-    return conn.execute(
-        """SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid)
+    """(name, CREATE INDEX ...) of the tables' indexes that back no constraint, each
+    with the statistics targets its columns were given (``pg_get_indexdef`` leaves
+    them out; migration 0013 sets the text indexes')."""
+    found = conn.execute(
+        """SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid),
+                  (SELECT string_agg(format('; ALTER INDEX %%s ALTER COLUMN %%s SET STATISTICS %%s',
+                                            i.indexrelid::regclass, a.attnum, a.attstattarget), '')
+                   FROM pg_attribute a
+                   WHERE a.attrelid = i.indexrelid AND a.attstattarget > 0)
            FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid
            WHERE t.relname = ANY(%s)
              AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
            ORDER BY 1""",
         (tables,),
     ).fetchall()
+    return [(name, sql + (stats or "")) for name, sql, stats in found]
 
 
 def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] = POOL) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
-from django.db.models.functions import Substr, Upper
+from django.db.models.functions import Upper
 from django.utils import timezone
 
 
@@ -324,8 +324,8 @@ class Record(models.Model):
             models.Index(fields=["match", "round"], name="record_match_round"),
             models.Index(fields=["engine"], name="record_engine"),
             models.Index(fields=["date", "game"], name="record_date"),
-            # the date-range search's bound: per month of the Date tag, newest game first
-            models.Index(Substr("date", 1, 7), "game_created_at", name="record_month_game_time"),
+            # the date-range search's bound, record_month_game_time (per month of the Date
+            # tag in the C collation, newest game first): PostgreSQL only, migration 0013
         ]
 
     def __str__(self) -> str:
@@ -496,7 +496,12 @@ class ReverifyChange(models.Model):
 
 # the rating tables live in their own module; imported here so that Django registers
 # them with the app (and every ``from records.models import Rating`` keeps working)
-from records.profile_models import ProfileGame, ProfileKind, ProfilePair  # noqa: E402
+from records.profile_models import (  # noqa: E402
+    ProfileChange,
+    ProfileGame,
+    ProfileKind,
+    ProfilePair,
+)
 from records.rating_models import (  # noqa: E402
     Partnership,
     Rating,
@@ -507,6 +512,7 @@ from records.rating_models import (  # noqa: E402
 
 __all__ = [
     "Partnership",
+    "ProfileChange",
     "ProfileGame",
     "ProfileKind",
     "ProfilePair",

@@ -7,12 +7,13 @@ Places, wins and "finished ahead" mean what they mean in the event standings
 score in the game's score order, ties sharing the better place; in a team game the
 winning team places 1st, the other 2nd, and a draw places everyone 1st.
 
-Cost: :func:`player_profile` reads per-player aggregates (records/profiles.py keeps
-them, records/profile_read.py reads them), so it costs the same whatever the number of
-games; :func:`player_results` with :func:`profile_from_results` (the HTML page, which
-also draws the form from them) is one count, then two queries for every finished game
-of the player with all its seats (``records.standings.game_results``) and a pass over
-them; never a query per game.
+Cost: :func:`player_profile` (the API and the HTML page) reads per-player aggregates
+(records/profiles.py keeps them, records/profile_read.py reads them), so it costs the
+same whatever the number of games; :func:`player_results` (the HTML page's streaks and
+best and worst games, records/playerform.py) and :func:`profile_from_results` (the
+computation from scratch the tests compare the aggregates with) are one count, then two
+queries for every finished game of the player with all its seats
+(``records.standings.game_results``) and a pass over them; never a query per game.
 """
 
 from __future__ import annotations

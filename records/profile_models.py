@@ -10,6 +10,9 @@ number of games.  Registered through ``records.models``.
 - :class:`ProfilePair`: per player and other player, the games as opponents (ahead,
   behind, level) and as partners (games, wins, draws), and the other's name as the
   newest such game writes it.
+- :class:`ProfileChange`: the queue of games whose change the aggregates have not
+  followed yet (records/profile_queue.py): written in the changing transaction, drained
+  by one writer; a profile adds the queued games of its player live.
 """
 
 from __future__ import annotations
@@ -125,6 +128,23 @@ class ProfilePair(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} and {self.other_id}"
+
+
+class ProfileChange(models.Model):
+    """A game changed (stored, re-verified, hidden, deleted, moved to another player)
+    whose aggregates are not brought up to date yet.  No foreign key: the game may be
+    gone, which is itself a change to follow."""
+
+    id = models.BigAutoField(primary_key=True)
+    game_pk = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["game_pk"], name="profile_change_game")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_pk} queued"
 
 
 def pair_key(player: int, other: int) -> int:

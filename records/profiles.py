@@ -6,13 +6,12 @@ see.  What one such game adds is a :class:`Row` per player (their first seat), c
 as ``records.standings`` places the seats; the rows are stored (``ProfileGame``), so a
 game that stops counting, or changes, takes away exactly what it added.
 
-**The hook**: whatever may change a game's public view (storage, re-verification,
-visibility, deletion, takedowns, alias merges) calls ``records.ratings.ratings_touch``
-in its transaction, which calls :func:`profiles_touch` with the same game ids: the
-games are locked, their stored rows compared with what they add now, and the
-differences applied to the sums (``ProfileKind``, ``ProfilePair``), all in that
-transaction.  :func:`profiles_rebuild` (``manage.py rebuild_profiles``) computes every
-aggregate again from the games.
+**When**: every change of a game's public view queues the game in its transaction
+(``records.profile_queue``); one writer drains the queue, thousands of games a round,
+through :func:`refresh`: the games' stored rows compared with what they add now, the
+differences applied to the sums (``ProfileKind``, ``ProfilePair``).  A profile adds its
+player's queued games live.  :func:`profiles_rebuild` (``manage.py rebuild_profiles``)
+computes every aggregate again from the games.
 """
 
 from __future__ import annotations
@@ -21,23 +20,25 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 
 from records.models import Game, GameStatus, Seat, seat_name
 from records.profile_models import ProfileGame, ProfileKind, ProfilePair
-from records.profile_pairs import apply_pairs
+from records.profile_pairs import apply_pair_rows, apply_pairs, fix_removed
+from records.profile_sql import id_in, writer_lock
 from records.standings import game_results
 
 #: games refreshed per round (each round: a handful of queries)
-CHUNK = 1000
+CHUNK = 5000
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
-    """What one game adds to one player's profile (the values of a ``ProfileGame``)."""
+class Row(NamedTuple):
+    """What one game adds to one player's profile (the values of a ``ProfileGame``).
+    A named tuple: a round of the drain builds tens of thousands (a frozen dataclass
+    costs several times more to build)."""
 
     player_id: int
     game_id: int
@@ -60,7 +61,7 @@ class Row:
         return (self.created_at, self.game_id)
 
 
-ROW_FIELDS = tuple(Row.__slots__)  # type: ignore[attr-defined]
+ROW_FIELDS = Row._fields
 
 
 def rows_of(games: QuerySet[Game]) -> dict[int, list[Row]]:
@@ -126,9 +127,6 @@ def rows_of(games: QuerySet[Game]) -> dict[int, list[Row]]:
             for pid, (_, seat, _, text, kind, at) in first_seat.items()
         ]
     return out
-
-
-# --- sums --------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -206,12 +204,13 @@ def add_rows(
     rows: Sequence[Row],
     sign: int,
     kinds: dict[tuple[int, str], KindSums],
-    pairs: dict[tuple[int, int], PairSums],
+    pairs: dict[tuple[int, int], PairSums] | None,
 ) -> None:
-    """Add (sign 1) or take away (-1) what one game's ``rows`` add to the sums."""
+    """Add (sign 1) or take away (-1) what one game's ``rows`` add to the sums (to the
+    kinds only when ``pairs`` is None)."""
     for me in rows:
         kinds.setdefault((me.player_id, me.kind), KindSums()).add(me, sign)
-        if not me.finished or me.place is None:
+        if pairs is None or not me.finished or me.place is None:
             continue
         for other in rows:
             if other.player_id == me.player_id or other.place is None:
@@ -241,28 +240,31 @@ def add_rows(
 
 
 def profiles_touch(*, game_ids: Iterable[int]) -> None:
-    """Bring the aggregates of the games ``game_ids`` up to date (call it after the
-    change, in its transaction): each game's stored rows against what it adds now, the
-    difference applied to its players' sums.  Cost: per CHUNK games, a lock, four reads,
-    and writes for the games that changed (a game already counted as it is: none)."""
+    """Bring the aggregates of the games ``game_ids`` up to date now (the queue's drain;
+    also safe anywhere else): each game's stored rows against what it adds now, the
+    difference applied to its players' sums.  Cost: per CHUNK games, the writers' lock,
+    five reads, and writes for the games that changed (a game counted as it is: none);
+    on PostgreSQL the pairs in one statement."""
     ids = sorted(set(game_ids))
     for start in range(0, len(ids), CHUNK):
         with transaction.atomic():
-            _refresh(ids[start : start + CHUNK])
+            writer_lock(wait=True)
+            refresh(ids[start : start + CHUNK])
 
 
-def _stored_rows(ids: Sequence[int]) -> dict[int, list[Row]]:
+def stored_rows(ids: Sequence[int]) -> dict[int, list[Row]]:
     out: dict[int, list[Row]] = defaultdict(list)
-    for values in ProfileGame.objects.filter(game_id__in=ids).values_list(*ROW_FIELDS):
+    found = ProfileGame.objects.filter(id_in("game_id", ids))
+    for values in found.values_list(*ROW_FIELDS):
         out[values[1]].append(Row(*values))
     return out
 
 
-def _refresh(ids: Sequence[int]) -> None:
-    # the games' rows are the lock: two transactions never count one game twice
-    list(Game.objects.filter(pk__in=ids).order_by("pk").select_for_update().values_list("pk"))
-    old = _stored_rows(ids)
-    new = rows_of(Game.objects.filter(pk__in=ids, public=True, hidden_at__isnull=True))
+def refresh(ids: Sequence[int]) -> None:
+    """Bring the games ``ids`` up to date, under the writer lock (the caller's)."""
+    old = stored_rows(ids)
+    games = Game.objects.filter(id_in("id", ids))
+    new = rows_of(games.filter(public=True, hidden_at__isnull=True))
     changed = [
         g
         for g in ids
@@ -272,14 +274,22 @@ def _refresh(ids: Sequence[int]) -> None:
         return
     kinds: dict[tuple[int, str], KindSums] = {}
     pairs: dict[tuple[int, int], PairSums] = {}
+    in_sql = connection.vendor == "postgresql"  # the pairs summed by the database
     for g in changed:
         add_rows(old.get(g, []), -1, kinds, pairs)
-        add_rows(new.get(g, []), 1, kinds, pairs)
-    if any(g in old for g in changed):
-        ProfileGame.objects.filter(game_id__in=changed).delete()
+        add_rows(new.get(g, []), 1, kinds, None if in_sql else pairs)
+    gone = [g for g in changed if g in old]
+    if in_sql:
+        apply_pair_rows(gone, -1)  # what the stored rows added, before they go
+    if gone:
+        ProfileGame.objects.filter(game_id__in=gone).delete()
     _insert([r for g in changed for r in new.get(g, [])])
     _apply_kinds(kinds)
-    apply_pairs(pairs)
+    if not in_sql:
+        apply_pairs(pairs)
+        return
+    apply_pair_rows([g for g in changed if g in new], 1)
+    fix_removed(pairs)  # only what the old rows took away: their names, emptied pairs
 
 
 def _insert(rows: list[Row]) -> None:
@@ -371,6 +381,7 @@ def profiles_rebuild(*, chunk: int = 5000) -> int:
     compared like any other, never counted twice), but profiles read during the rebuild
     miss the games not added back yet."""
     with transaction.atomic():
+        writer_lock(wait=True)
         ProfilePair.objects.all().delete()
         ProfileKind.objects.all().delete()
         ProfileGame.objects.all().delete()
@@ -381,5 +392,6 @@ def profiles_rebuild(*, chunk: int = 5000) -> int:
     )
     for start in range(0, len(ids), chunk):
         with transaction.atomic():
-            _refresh(ids[start : start + chunk])
+            writer_lock(wait=True)
+            refresh(ids[start : start + chunk])
     return len(ids)

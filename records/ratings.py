@@ -41,7 +41,7 @@ from records.models import (
     RatingHistory,
     RatingState,
 )
-from records.profiles import profiles_touch
+from records.profile_queue import profiles_queue  # growth: the profiles follow the changes
 from records.rating_order import (
     CHUNK,
     Entry,
@@ -250,7 +250,7 @@ def ratings_touch(*, game_ids: Iterable[int]) -> None:
     transaction commits.  Call it after the change, in its transaction.  Cost: two
     queries per CHUNK ids, one insert."""
     ids = sorted(set(game_ids))
-    profiles_touch(game_ids=ids)  # the profiles' aggregates follow the same changes
+    profiles_queue(game_ids=ids)  # growth: the profile aggregates, drained by update_profiles
     found: set[tuple[int, str]] = set()
     for chunk in chunks(ids):
         found |= set(

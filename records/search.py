@@ -26,7 +26,7 @@ from django.db.models.functions import NullIf
 from records.facts import specs
 from records.models import Event, Fact, Game, GameStatus, Record, Seat
 from records.players import player_find
-from records.search_dates import UNBOUNDED, newest_bound
+from records.search_dates import UNBOUNDED, date_filter, newest_bound
 from replay import registry
 
 #: the sort orders: key -> (label, order_by)
@@ -304,10 +304,10 @@ def game_list(*, user: Any, filters: Mapping[str, Any] | None = None) -> QuerySe
         in_records, narrowed = in_records.filter(upload__event__name__iexact=event), True
     if match := _text(filters, "match"):
         in_records, narrowed = in_records.filter(match__iexact=match), True
-    if (start := _date(filters, "date_from", end=False)) is not None:
-        in_records, narrowed = in_records.filter(date__gte=start), True
-    if (stop := _date(filters, "date_to", end=True)) is not None:
-        in_records, narrowed = in_records.filter(date__lte=stop), True
+    start = _date(filters, "date_from", end=False)
+    stop = _date(filters, "date_to", end=True)
+    if start is not None or stop is not None:  # by bytes, whatever the collation
+        in_records, narrowed = date_filter(in_records, start, stop), True
     if narrowed:
         qs = qs.filter(Exists(in_records))
     sort = _text(filters, "sort") or "newest"

@@ -12,9 +12,11 @@ of the same index.  Bounding ``created_at`` by it leaves the result as it was (t
 is the largest ``created_at`` any game with a record in range has, whatever the
 viewer), and the walk starts at the first game in range.
 
-On PostgreSQL only, with a byte-order collation (``C``): a month's records then sort
-together, and a date in range has its month between the range's.  Elsewhere the search
-does without the bound.
+On PostgreSQL only.  Every comparison of the Date tag (the index's expression, this
+query, and the search's own date filter, :func:`date_filter`) is made in the
+``C`` collation, by bytes, whatever the database's collation: a month's records then sort
+together, and a date in range has its month between the range's (in a linguistic
+collation such as ``en_US.utf8`` neither holds).
 """
 
 from __future__ import annotations
@@ -23,55 +25,48 @@ from datetime import datetime
 from typing import Final
 
 from django.db import connection
+from django.db.models import QuerySet
+from django.db.models.functions import Collate
+
+from records.models import Record
 
 #: "no bound to add" (as opposed to None: no record in range at all)
 UNBOUNDED: Final = datetime.max
 
-#: the collations in which text sorts by bytes (code points)
-BYTE_ORDER = frozenset({"C", "POSIX", "C.UTF-8", "C.utf8", "ucs_basic"})
-
 #: (the last game time in range, how many months hold records in range, how many of
 #: those months' newest records in range have a game time)
-_SQL = """
+#: the index's expression (migration 0013 creates it on PostgreSQL)
+MONTH = """(substring({t}date, 1, 7) COLLATE "C")"""
+
+_SQL = f"""
 WITH RECURSIVE months(v) AS (
-    SELECT min(substring(date, 1, 7)) FROM records_record
-    WHERE substring(date, 1, 7) >= %(low)s
+    SELECT min({MONTH.format(t="")}) FROM records_record
+    WHERE {MONTH.format(t="")} >= %(low)s
   UNION ALL
-    SELECT (SELECT min(substring(r.date, 1, 7)) FROM records_record r
-            WHERE substring(r.date, 1, 7) > months.v)
-    FROM months WHERE months.v IS NOT NULL AND (%(high)s IS NULL OR months.v <= %(high)s)
+    SELECT (SELECT min({MONTH.format(t="r.")}) FROM records_record r
+            WHERE {MONTH.format(t="r.")} > months.v)
+    FROM months
+    WHERE months.v IS NOT NULL AND (%(high)s IS NULL OR months.v <= %(high)s COLLATE "C")
 )
 SELECT max(t.at), count(*), count(t.at)
 FROM months CROSS JOIN LATERAL (
     SELECT r.game_created_at AS at FROM records_record r
-    WHERE substring(r.date, 1, 7) = months.v AND r.date >= %(start)s
-      AND (%(high)s IS NULL OR r.date <= %(high)s)
+    WHERE {MONTH.format(t="r.")} = months.v AND r.date >= %(start)s COLLATE "C"
+      AND (%(high)s IS NULL OR r.date <= %(high)s COLLATE "C")
     ORDER BY r.game_created_at DESC
     LIMIT 1
 ) t
-WHERE %(high)s IS NULL OR months.v <= %(high)s
+WHERE %(high)s IS NULL OR months.v <= %(high)s COLLATE "C"
 """
-
-_collation: dict[str, bool] = {}
-
-
-def _byte_order() -> bool:
-    """Whether this database compares text by bytes (read once per database)."""
-    name = connection.settings_dict["NAME"]
-    if name not in _collation:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT datcollate FROM pg_database WHERE datname = current_database()")
-            _collation[name] = cursor.fetchone()[0] in BYTE_ORDER
-    return _collation[name]
 
 
 def newest_bound(start: str | None, stop: str | None) -> datetime | None:
     """The largest ``Game.created_at`` among the games with a record (any, visible or
     not) whose Date tag is within ``start``..``stop`` (either may be None: open); None
     when no record is; UNBOUNDED when the bound cannot be read here (not PostgreSQL,
-    another collation, a record in range without its copy).  Cost: one query, two index
+    a record in range without its copy).  Cost: one query, two index
     probes per month holding records in range."""
-    if connection.vendor != "postgresql" or not _byte_order():
+    if connection.vendor != "postgresql":
         return UNBOUNDED
     with connection.cursor() as cursor:
         cursor.execute(_SQL, {"low": (start or "")[:7], "start": start or "", "high": stop})
@@ -80,3 +75,17 @@ def newest_bound(start: str | None, stop: str | None) -> datetime | None:
         return None
     # DESC puts a record without the copy (NULL) first: a bound would be a guess
     return at if stamped == months else UNBOUNDED
+
+
+def date_filter(records: QuerySet[Record], start: str | None, stop: str | None) -> QuerySet[Record]:
+    """``records`` whose Date tag is within ``start``..``stop`` (either may be None:
+    open), compared by bytes as :func:`newest_bound` compares them: the ``C``
+    collation on PostgreSQL (SQLite compares by bytes already)."""
+    column = "date"
+    if connection.vendor == "postgresql":
+        records, column = records.alias(date_bytes=Collate("date", "C")), "date_bytes"
+    if start is not None:
+        records = records.filter(**{f"{column}__gte": start})
+    if stop is not None:
+        records = records.filter(**{f"{column}__lte": stop})
+    return records

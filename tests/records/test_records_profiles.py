@@ -18,7 +18,8 @@ from django.http import Http404
 from records.models import Game, Player, Record, Upload
 from records.players import player_find, player_merge
 from records.playerstats import Profile, player_profile, player_results, profile_from_results
-from records.profile_models import ProfileGame, ProfileKind, ProfilePair
+from records.profile_models import ProfileChange, ProfileGame, ProfileKind, ProfilePair
+from records.profile_queue import profiles_drain, profiles_queue
 from records.profiles import KIND_FIELDS, ROW_FIELDS, profiles_rebuild
 from records.takedown import games_hide, games_unhide
 from tests.conftest import Kgn, make_upload, make_user
@@ -74,14 +75,21 @@ def tables() -> tuple[set[Any], ...]:
 
 
 def check(viewers: list[Any]) -> int:
-    """Every player's profile, for every viewer, equals the reference; the tables equal
-    a rebuild's.  The number of (player, viewer) profiles that exist."""
+    """Every player's profile, for every viewer, equals the reference, with the queue's
+    games read live and again once drained; the tables equal a rebuild's.  The number
+    of (player, viewer) profiles that exist."""
+    assert ProfileChange.objects.exists()  # every change queues its games
     seen = 0
-    for player in Player.objects.filter(merged_into__isnull=True):
-        for viewer in viewers:
-            expected = reference(viewer, player)
-            assert aggregated(viewer, player) == expected, (player.name, str(viewer))
-            seen += expected is not None
+    for drained in (False, True):
+        for player in Player.objects.filter(merged_into__isnull=True):
+            for viewer in viewers:
+                expected = reference(viewer, player)
+                found = aggregated(viewer, player)
+                assert found == expected, (player.name, str(viewer), drained)
+                seen += expected is not None and drained
+        if not drained:
+            assert profiles_drain() > 0
+            assert not ProfileChange.objects.exists()
     kept = tables()
     profiles_rebuild()
     assert tables() == kept
@@ -156,8 +164,6 @@ def test_profiles_equal_the_computation_from_scratch_through_every_change(
 
 def test_a_game_rewritten_by_reverification_moves_its_sums(people: dict[str, Any]) -> None:
     """A game's placings that change (its seats rewritten) take away what it added."""
-    from records.profiles import profiles_touch
-
     ann = people["ann"]
     upload(ann, [game("escalation-pierce", 21, ("Ann", "Bob", "Cid")),
                  game("escalation-pierce", 22, ("Cid", "Ann", "Bob"))])  # fmt: skip
@@ -166,12 +172,14 @@ def test_a_game_rewritten_by_reverification_moves_its_sums(people: dict[str, Any
     seats[0].score, seats[-1].score = seats[-1].score, seats[0].score
     for seat in seats:
         seat.save()
-    profiles_touch(game_ids=[target.pk])
+    profiles_drain()
+    profiles_queue(game_ids=[target.pk])
     check([AnonymousUser(), ann])
 
 
 def test_rebuild_command_computes_the_tables_again(people: dict[str, Any]) -> None:
     upload(people["ann"], [game("escalation-pierce", 31, ("Ann", "Bob", "Cid"))])
+    profiles_drain()
     kept = tables()
     ProfilePair.objects.all().delete()
     ProfileKind.objects.all().update(wins=99)

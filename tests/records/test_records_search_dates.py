@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection, transaction
 from django.test import Client
 
-from records import search
+from records import search, search_dates
 from records.models import Game, Record
 from records.search import game_list
 from records.search_dates import UNBOUNDED, newest_bound
@@ -137,3 +138,48 @@ def test_records_copy_their_games_time() -> None:
     record.game = game
     record.save(update_fields=["game"])
     assert all(a == b for a, b in copies())
+
+
+def _explain(cursor: Any, start: str, stop: str | None) -> str:
+    cursor.execute("SET LOCAL enable_seqscan = off")  # tiny tables: only the index may win
+    # (SET LOCAL: in a transaction, as the test's own or an atomic block)
+    cursor.execute(
+        "EXPLAIN " + search_dates._SQL,
+        {"low": start[:7], "start": start, "high": stop},
+    )
+    return "\n".join(row[0] for row in cursor.fetchall())
+
+
+@pytest.mark.django_db(transaction=True)  # the ALTER's rebuilt index, committed, is usable
+def test_bound_reads_its_index_whatever_the_collation(
+    archive: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bound's index and query compare the Date tag in the C collation, so a
+    database (here: the column) in a linguistic collation, as docker-compose's
+    en_US.utf8, still gets the index, and the same results as without the bound."""
+    alter = "ALTER TABLE records_record ALTER COLUMN date TYPE varchar(32) COLLATE {}"
+    with transaction.atomic(), connection.cursor() as cursor:
+        assert "record_month_game_time" in _explain(cursor, "2020.01.00", "2020.06~")
+    with connection.cursor() as cursor:
+        # a fresh heap first: indexes built over HOT chains would stay unusable to
+        # this test while any older transaction runs on the server
+        cursor.execute("VACUUM FULL records_record")
+        cursor.execute(alter.format('"en-US-x-icu"'))
+        cursor.execute(
+            "SELECT indisvalid AND NOT indcheckxmin FROM pg_index "
+            "WHERE indexrelid = 'record_month_game_time'::regclass"
+        )
+        assert cursor.fetchone()[0]
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            plan = _explain(cursor, "2020.01.00", "2020.06~")
+        assert "record_month_game_time" in plan, plan
+        assert "Seq Scan" not in plan, plan
+        for dates in RANGES:
+            for viewer in archive["viewers"][:2]:
+                got = list(game_list(user=viewer, filters=dates).values_list("pk", flat=True))
+                assert got == _plain(monkeypatch, viewer, dates), dates
+                assert newest_bound(dates.get("date_from"), None) is not UNBOUNDED
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(alter.format('"default"'))
