@@ -238,7 +238,8 @@ def _count(name: str, subjects: dict[str, Any]) -> tuple[int, float]:
 
 
 def _plans(run: Callable[[], int]) -> list[str]:
-    """EXPLAIN (ANALYZE, BUFFERS) of every query ``run`` sends, in order."""
+    """EXPLAIN (ANALYZE, BUFFERS) of every query ``run`` sends, in order (statements
+    that are not queries, such as the profile's ``SET TRANSACTION``, left out)."""
     from django.db import connection
 
     sent: list[tuple[str, Any]] = []
@@ -252,6 +253,8 @@ def _plans(run: Callable[[], int]) -> list[str]:
     plans = []
     with connection.cursor() as cur:
         for sql, params in sent:
+            if not sql.lstrip().upper().startswith(("SELECT", "WITH", "(")):
+                continue
             cur.execute(f"EXPLAIN (ANALYZE, BUFFERS) {sql}", params)
             plans.append("\n".join(row[0] for row in cur.fetchall()))
     return plans

@@ -15,6 +15,7 @@ from typing import Any
 import psycopg
 
 from bench.growth_names import CITIES, GIVEN, SERIES, SURNAMES
+from bench.growth_profiles import KIND_FIELDS, PAIR_FIELDS, PROFILE_GAME, Profiles
 from bench.services import database_url
 
 #: bump when the generated data changes (forces a rebuild of the kept archives)
@@ -66,11 +67,13 @@ COMMENTS = (
 
 
 def _pool(pool: tuple[tuple[str, str, int], ...]) -> None:
-    """The pool of real games, stored through the ingest."""
+    """The pool of real games, stored through the ingest, and their profile aggregates
+    (the ingest queues them; no worker drains here)."""
     from django.contrib.auth import get_user_model
     from django.core.files.base import ContentFile
 
     from records.ingest import upload_verify
+    from records.profile_queue import profiles_drain
     from records.services import event_pick, upload_create
     from replay.generate import generate_matches, generate_records
     from replay.kgn import write_records
@@ -87,6 +90,7 @@ def _pool(pool: tuple[tuple[str, str, int], ...]) -> None:
             enqueue=False,
         )
         upload_verify(upload_id=upload.pk)
+    profiles_drain()
 
 
 def _templates() -> dict[str, list[dict[str, Any]]]:
@@ -108,6 +112,16 @@ def _templates() -> dict[str, list[dict[str, Any]]]:
         if g["seats"] and g["record"] is not None:
             by_kind.setdefault(g["game"], []).append(g)
     return by_kind
+
+
+def _pool_results(by_kind: dict[str, list[dict[str, Any]]]) -> dict[int, Any]:
+    """The pool games' rows as the profiles count them (records.profiles.rows_of), by
+    game id: what a derived game copies, its players replaced."""
+    from records.models import Game
+    from records.profiles import rows_of
+
+    ids = [t["id"] for templates in by_kind.values() for t in templates]
+    return rows_of(Game.objects.filter(pk__in=ids))
 
 
 def player_names(count: int, rng: random.Random) -> list[str]:
@@ -231,6 +245,7 @@ class _Copier:
             "tags",
             "comments",
             "created_at",
+            "game_created_at",
             "match",
             "round",
             "canonical",
@@ -245,6 +260,10 @@ class _Copier:
         ],
         "records_seat": ("id", "game_id", "seat", "letter", "player_id", "score", "won"),
         "records_fact": ("id", "game_id", "name", "number", "text", "player_id"),
+        # the profiles' aggregates (records/profiles.py), as the ingest's hook keeps them
+        "records_profilegame": ("id", *PROFILE_GAME),
+        "records_profilekind": ("id", "player_id", "kind", *KIND_FIELDS),
+        "records_profilepair": ("id", "key", "player_id", "other_id", *PAIR_FIELDS),
     }
     FLUSH = 1 << 20
 
@@ -367,15 +386,22 @@ def _tails(t: dict[str, Any]) -> None:
 
 
 def _secondary_indexes(conn: psycopg.Connection[Any], tables: list[str]) -> list[tuple[str, str]]:
-    """(name, CREATE INDEX ...) of the tables' indexes that back no constraint."""
-    return conn.execute(
-        """SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid)
+    """(name, CREATE INDEX ...) of the tables' indexes that back no constraint, each
+    with the statistics targets its columns were given (``pg_get_indexdef`` leaves
+    them out; migration 0013 sets the text indexes')."""
+    found = conn.execute(
+        """SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid),
+                  (SELECT string_agg(format('; ALTER INDEX %%s ALTER COLUMN %%s SET STATISTICS %%s',
+                                            i.indexrelid::regclass, a.attnum, a.attstattarget), '')
+                   FROM pg_attribute a
+                   WHERE a.attrelid = i.indexrelid AND a.attstattarget > 0)
            FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid
            WHERE t.relname = ANY(%s)
              AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
            ORDER BY 1""",
         (tables,),
     ).fetchall()
+    return [(name, sql + (stats or "")) for name, sql, stats in found]
 
 
 def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] = POOL) -> None:
@@ -422,6 +448,7 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
     for rank in range(count):
         total += 1.0 / (rank + 1 + 10)
         cum.append(total)
+    profiles = Profiles(ids, _pool_results(by_kind))
     with _Copier(url) as copier:
         first_player = player_ids[0]
         for pid, name in zip(player_ids, names, strict=True):
@@ -490,7 +517,10 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
                     t = rng.choice(templates)
                     who = rng.sample(entrants, len(t["seats"]))
                     players_text = "; ".join([names[p - first_player] for p in who])
-                    at = (uploaded + timedelta(milliseconds=index)).isoformat()
+                    stamp = uploaded + timedelta(milliseconds=index)
+                    at = stamp.isoformat()
+                    if public:
+                        profiles.game(copier, t, gid, stamp, who, players_text)
                     copier.line(
                         "records_game",
                         f"{gid}\t{hashlib.sha256(b'growth %d %d' % (games, gid)).hexdigest()}\t"
@@ -528,7 +558,7 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
                         "records_record",
                         f"{rid}\t{uid}\t{gid}\t{index}\t{index}\t{index * 40}\t"
                         f"{index * 40 + t['lines']}\t{written}{event_part}{_esc(tags)}\t"
-                        f"{comments}\t{at}\t{t['record_tail']}",
+                        f"{comments}\t{at}\t{at}\t{t['record_tail']}",
                     )
                     stats[r["status"]] = stats.get(r["status"], 0) + 1
                     rid += 1
@@ -560,6 +590,7 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
                 uid += 1
                 done += chunk
             eid += 1
+        profiles.write(copier)
     loaded = time.monotonic()
     print(f"growth: COPY {dict(copier.rows)} in {loaded - started:.0f} s", flush=True)
     with psycopg.connect(url, autocommit=True) as conn:

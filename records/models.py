@@ -306,6 +306,10 @@ class Record(models.Model):
     duplicate = models.BooleanField(default=False)  # see Upload.records_duplicate
     engine = models.CharField(max_length=20, blank=True)  # replay.__version__ of the verdict
     created_at = models.DateTimeField(default=timezone.now)
+    # the game's created_at, copied on PostgreSQL by a trigger (migration 0013) whenever
+    # a record is written or moved to another game: the date-range search's bound
+    # (records/search.py, ``_newest_bound``); NULL on SQLite
+    game_created_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = RecordQuerySet.as_manager()
 
@@ -320,6 +324,8 @@ class Record(models.Model):
             models.Index(fields=["match", "round"], name="record_match_round"),
             models.Index(fields=["engine"], name="record_engine"),
             models.Index(fields=["date", "game"], name="record_date"),
+            # the date-range search's bound, record_month_game_time (per month of the Date
+            # tag in the C collation, newest game first): PostgreSQL only, migration 0013
         ]
 
     def __str__(self) -> str:
@@ -490,6 +496,12 @@ class ReverifyChange(models.Model):
 
 # the rating tables live in their own module; imported here so that Django registers
 # them with the app (and every ``from records.models import Rating`` keeps working)
+from records.profile_models import (  # noqa: E402
+    ProfileChange,
+    ProfileGame,
+    ProfileKind,
+    ProfilePair,
+)
 from records.rating_models import (  # noqa: E402
     Partnership,
     Rating,
@@ -500,6 +512,10 @@ from records.rating_models import (  # noqa: E402
 
 __all__ = [
     "Partnership",
+    "ProfileChange",
+    "ProfileGame",
+    "ProfileKind",
+    "ProfilePair",
     "Rating",
     "RatingChange",
     "RatingHistory",

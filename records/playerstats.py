@@ -7,9 +7,13 @@ Places, wins and "finished ahead" mean what they mean in the event standings
 score in the game's score order, ties sharing the better place; in a team game the
 winning team places 1st, the other 2nd, and a draw places everyone 1st.
 
-Cost: a profile is one count, then two queries for every finished game of the player
-with all its seats (``records.standings.game_results``) and a pass over them; never a
-query per game.
+Cost: :func:`player_profile` (the API and the HTML page) reads per-player aggregates
+(records/profiles.py keeps them, records/profile_read.py reads them), so it costs the
+same whatever the number of games; :func:`player_results` (the HTML page's streaks and
+best and worst games, records/playerform.py) and :func:`profile_from_results` (the
+computation from scratch the tests compare the aggregates with) are one count, then two
+queries for every finished game of the player with all its seats
+(``records.standings.game_results``) and a pass over them; never a query per game.
 """
 
 from __future__ import annotations
@@ -307,6 +311,10 @@ def player_results(*, user: Any, player: Player) -> PlayerResults:
 
 def player_profile(*, user: Any, player: Player) -> Profile:
     """The profile of ``player`` over the games ``user`` may see; Http404 when they may
-    see none.  Cost: three queries (``player_results``)."""
-    found = player_results(user=user, player=player)
-    return profile_from_results(player, found.results, games=found.games)
+    see none.  Read from the aggregates (``records.profile_read``): five small queries
+    whatever the player's number of games, plus four over the games only the viewer
+    (their private uploads; staff: all) may see.  Equal to :func:`profile_from_results`
+    over :func:`player_results`, which reads every game."""
+    from records.profile_read import aggregated_profile  # it builds on this module
+
+    return aggregated_profile(user=user, player=player)

@@ -42,6 +42,7 @@ from records.models import (
     RatingHistory,
     RatingState,
 )
+from records.profile_queue import profiles_queue  # growth: the profiles follow the changes
 from records.rating_order import (
     CHUNK,
     Entry,
@@ -257,6 +258,7 @@ def ratings_touch(*, game_ids: Iterable[int]) -> None:
     transaction commits.  Call it after the change, in its transaction.  Cost: two
     queries per CHUNK ids, one insert."""
     ids = sorted(set(game_ids))
+    profiles_queue(game_ids=ids)  # growth: the profile aggregates, drained by update_profiles
     found: set[tuple[int, str]] = set()
     for chunk in chunks(ids):
         found |= set(

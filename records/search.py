@@ -26,6 +26,7 @@ from django.db.models.functions import NullIf
 from records.facts import specs
 from records.models import Event, Fact, Game, GameStatus, Record, Seat
 from records.players import player_find
+from records.search_dates import UNBOUNDED, date_filter, newest_bound
 from replay import registry
 
 #: the sort orders: key -> (label, order_by)
@@ -281,7 +282,9 @@ def game_list(*, user: Any, filters: Mapping[str, Any] | None = None) -> QuerySe
     events, sites, comments and players).  Event, match, date and text match only
     records ``user`` may see.  Cost: one query (plus one per prefetch the caller adds);
     with ``q`` on PostgreSQL, one more when called (reading the query's words, no
-    table).
+    table); with a date range, newest first, on PostgreSQL, one more when called (the
+    range's newest game time, ``records.search_dates.newest_bound``: two index probes
+    per month of the range).
     """
     filters = filters or {}
     qs = Game.objects.visible_to(user)
@@ -301,12 +304,21 @@ def game_list(*, user: Any, filters: Mapping[str, Any] | None = None) -> QuerySe
         in_records, narrowed = in_records.filter(upload__event__name__iexact=event), True
     if match := _text(filters, "match"):
         in_records, narrowed = in_records.filter(match__iexact=match), True
-    if (start := _date(filters, "date_from", end=False)) is not None:
-        in_records, narrowed = in_records.filter(date__gte=start), True
-    if (stop := _date(filters, "date_to", end=True)) is not None:
-        in_records, narrowed = in_records.filter(date__lte=stop), True
+    start = _date(filters, "date_from", end=False)
+    stop = _date(filters, "date_to", end=True)
+    if start is not None or stop is not None:  # by bytes, whatever the collation
+        in_records, narrowed = date_filter(in_records, start, stop), True
     if narrowed:
         qs = qs.filter(Exists(in_records))
+    sort = _text(filters, "sort") or "newest"
+    if (start is not None or stop is not None) and sort == "newest":
+        # no game in range is newer than the newest record in range: the walk newest
+        # first starts there (records/search_dates.py); the result is unchanged
+        bound = newest_bound(start, stop)
+        if bound is None:  # no record in range at all
+            qs = qs.none()
+        elif bound is not UNBOUNDED:
+            qs = qs.filter(created_at__lte=bound)
     qs = _players(qs, filters)
     if winner := _text(filters, "winner"):
         player = player_find(winner)
@@ -324,7 +336,7 @@ def game_list(*, user: Any, filters: Mapping[str, Any] | None = None) -> QuerySe
     qs = _facts(_options(qs, filters, game), filters, game)
     if text := _text(filters, "q"):
         qs = _search(qs, records, text)
-    return _sorted(qs, _text(filters, "sort") or "newest", user=user)
+    return _sorted(qs, sort, user=user)
 
 
 def _sorted(qs: QuerySet[Game], sort: str, *, user: Any) -> QuerySet[Game]:

@@ -13,6 +13,7 @@ from celery import shared_task
 from django.conf import settings
 
 from records.ingest import batch_verify, ingest_sweep, upload_scan
+from records.profile_queue import profiles_sweep  # growth: the profile queue's sweep
 from records.ratings import pending_kinds, ratings_update
 from records.reverify import reverify_chunk as reverify_chunk_service
 
@@ -85,3 +86,4 @@ def sweep_ratings() -> None:
     longer than a minute (a message lost between the commit and the broker)."""
     for game in pending_kinds():
         update_ratings.delay(game)
+    profiles_sweep()  # growth: update_profiles again when its queue waited over a minute

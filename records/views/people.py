@@ -20,8 +20,8 @@ from records.playerstats import (
     player_get,
     player_list,
     player_name,
+    player_profile,
     player_results,
-    profile_from_results,
     shown_name,
 )
 from records.rating_chart import player_ratings_context
@@ -119,6 +119,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         # an alias staff merged: its games are the player's now
         target = _visible_target(request.user, player)
         return redirect("records:player-detail", pk=target.pk, permanent=False)
+    profile = player_profile(user=request.user, player=player)  # the aggregates, as the API
+    # the streaks and the best and worst games still read every finished game
     found = player_results(user=request.user, player=player)
     compare, compare_error, other = _compare(request, player)
     if other is not None:
@@ -128,7 +130,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "player": player,
         "name": name,
-        "profile": profile_from_results(player, found.results, games=found.games),
+        "profile": profile,
         "form": form_from_results(player.pk, found.results),
         "compare": compare,
         "compare_error": compare_error,

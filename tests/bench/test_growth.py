@@ -10,10 +10,12 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
-from bench import growth, growth_data
+from bench import growth, growth_data, growth_profiles
 from records.facts import fact_values
 from records.models import Fact, Game, Player, Record, Seat, Upload
-from records.playerstats import player_profile
+from records.playerstats import player_profile, player_results, profile_from_results
+from records.profile_models import ProfileGame, ProfileKind, ProfilePair
+from records.profiles import KIND_FIELDS, ROW_FIELDS, profiles_rebuild
 from records.search import game_list
 
 SMALL_POOL = (
@@ -121,3 +123,53 @@ def test_build_small_archive_is_consistent(capsys: Any) -> None:
     assert found.exists()
     assert player_profile(user=viewer, player=player).games == found.count()
     assert "COPY" in capsys.readouterr().out
+
+
+def test_profile_columns_are_the_models() -> None:
+    assert growth_profiles.PROFILE_GAME == ROW_FIELDS
+    assert growth_profiles.KIND_FIELDS == KIND_FIELDS
+    fields = {f.attname for f in ProfilePair._meta.concrete_fields}
+    assert set(growth_profiles.PAIR_FIELDS) == fields - {"id", "key", "player_id", "other_id"}
+
+
+def _profile_tables() -> tuple[set[Any], ...]:
+    """The three tables' rows, ids left out (JSON as text)."""
+    kind = {
+        (*row[:-2], json.dumps(row[-2]), json.dumps(row[-1], sort_keys=True))
+        for row in ProfileKind.objects.values_list("player_id", "kind", *KIND_FIELDS)
+    }
+    pair_fields = ("key", "player_id", "other_id", *growth_profiles.PAIR_FIELDS)
+    return (
+        set(ProfileGame.objects.values_list(*ROW_FIELDS)),
+        kind,
+        set(ProfilePair.objects.values_list(*pair_fields)),
+    )
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_build_loads_the_profiles_the_hook_keeps() -> None:
+    """The archive's aggregates (COPY) are what records.profiles computes from its games,
+    and the profile and the date-range search read them as the plain queries do."""
+    growth_data.build(120, pool=SMALL_POOL)
+    loaded = _profile_tables()
+    assert loaded[0] and loaded[1] and loaded[2]
+    profiles_rebuild()
+    assert _profile_tables() == loaded
+    viewer = AnonymousUser()
+    busiest = (
+        Seat.objects.filter(game__public=True, player__name__contains=" ")
+        .values_list("player", flat=True)
+        .first()
+    )
+    player = Player.objects.get(pk=busiest)
+    found = player_results(user=viewer, player=player)
+    assert player_profile(user=viewer, player=player) == profile_from_results(
+        player, found.results, games=found.games
+    )
+    dated = Record.objects.exclude(date="").order_by("date").values_list("date", flat=True)
+    middle = dated[len(dated) // 2][:7]
+    filters = {"date_from": middle, "date_to": middle}
+    plain = list(game_list(user=viewer, filters={**filters, "sort": "oldest"}))
+    assert plain
+    assert list(game_list(user=viewer, filters=filters)) == plain[::-1]

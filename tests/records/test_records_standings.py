@@ -18,6 +18,7 @@ from django.http import Http404
 
 from records.models import Event, Game, GameStatus, Record, Seat, Upload, Visibility
 from records.players import player_ids
+from records.profile_queue import profiles_queue
 from records.standings import (
     Cell,
     GameTable,
@@ -84,6 +85,7 @@ def add_game(
         for k, (name, score) in enumerate(seats)
     )
     Record.objects.create(upload=upload, game=g, index=next(_index), date=date, status=status)
+    profiles_queue(game_ids=[g.pk])  # as the storage's hook does: the profile counts it
     return g
 
 
@@ -91,7 +93,9 @@ def add_record(upload: Upload, game: Game, *, date: str = "2024.05.01") -> Recor
     """Another record of an existing game, in another upload (dedup: one Game)."""
     if upload.visibility == Visibility.PUBLIC and not game.public:
         Game.objects.filter(pk=game.pk).update(public=True)
-    return Record.objects.create(upload=upload, game=game, index=next(_index), date=date)
+    record = Record.objects.create(upload=upload, game=game, index=next(_index), date=date)
+    profiles_queue(game_ids=[game.pk])  # as the storage's hook does
+    return record
 
 
 def new_event(name: str = "Club Cup", owner: Any = None) -> Event:
