@@ -400,13 +400,14 @@ def tasks_stay_with_their_test(request: pytest.FixtureRequest) -> Iterator[None]
 
 
 def wait_idle(worker: WorkerProcess, app: Any, timeout: float = 30.0) -> None:
-    """Wait until ``worker`` has nothing running, reserved or waiting on its queues: what
-    a test sent is done before its teardown truncates the tables."""
+    """Wait until ``worker`` has nothing running, reserved, scheduled (a countdown) or
+    waiting on its queues: what a test sent is done before its teardown truncates the
+    tables."""
     queues = (worker.queue, f"{worker.queue}.ingest")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         inspect = app.control.inspect(destination=[worker.name], timeout=1.0)
-        answers = [inspect.active(), inspect.reserved()]
+        answers = [inspect.active(), inspect.reserved(), inspect.scheduled()]  # + countdowns
         # no answer: a solo worker answers only between tasks
         busy = any(answer is None or answer.get(worker.name) for answer in answers)
         if not busy and not any(_waiting(app, queue) for queue in queues):
