@@ -22,6 +22,7 @@ from records import facts
 from records.copy_rows import copy_rows, copy_values
 from records.models import Fact, Game, GameStatus, Record, Seat, Upload, Visibility
 from records.players import player_ids
+from records.profile_queue import profiles_queue
 from records.ratings import ratings_queue, ratings_touch
 from records.verdict_rows import VerdictRow, verdict_row
 
@@ -77,6 +78,8 @@ def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     ratings_queue(
         games=[(games[r.identity], r.game_values["game"]) for r in created if _rateable(r)]
     )
+    # the new games go to the profiles' queue too (ratings_touch queues the shared ones)
+    profiles_queue(game_ids=[games[r.identity] for r in created if r.game_values["public"]])
     ratings_touch(game_ids=shared)
 
 
