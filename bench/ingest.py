@@ -7,10 +7,13 @@ Targets:
 - ``ingest.cpu_per_record``: the CPU seconds of every process involved (gunicorn
   master and workers, the Celery worker and its pool, the PostgreSQL server's
   processes and this database's backends, redis-server; read from /proc) per record,
-  <= 1.5x the baseline: the engine's own CPU per record (``replay.pipeline`` over the
-  same KGN, in this process) plus the CPU per record of a raw COPY of the rows the
-  ingest stored into empty copies of their tables, with the same indexes (PostgreSQL's
-  CPU and this client's).  Both measured in the same run.
+  from the upload until every verdict is stored and the ratings and profile
+  aggregates the ingest updates have caught up (their queues empty), <= 1.5x the
+  baseline: the engine's own CPU per record (``replay.pipeline`` over the same KGN, in
+  this process) plus the CPU per record of a raw COPY of every row the ingest stored
+  (TABLES: the records, games, seats and facts and the derived rating and profile
+  rows) into empty copies of their tables, with the same indexes (PostgreSQL's CPU and
+  this client's).  Both measured in the same run.
 - ``ingest.scale_2_workers``: records/s of the deployment's worker (one worker, two
   prefork processes: docker-compose's ``--concurrency=2``) >= 1.4x those of one
   process (``--concurrency=1``), on a fresh database each with the same 20,000 records.
@@ -87,8 +90,13 @@ WEB_WORKERS = 2
 WEB_TIMEOUT = 300
 #: the upload limit for the benchmark's files (the default, 50 MB, is below 69 MB)
 UPLOAD_MAX_BYTES = 256 * 1024 * 1024
-#: tables the ingest writes (the COPY baseline copies their rows)
+#: every table the ingest writes rows to (the COPY baseline copies their rows): the
+#: upload and its parts and batches, the players, games, records, seats and facts, and
+#: what the ingest derives from them: the ratings (history, current ratings,
+#: partnerships, state) and the profile aggregates, with the two queues between
 TABLES = (
+    "records_event",
+    "records_upload",
     "records_uploadpart",
     "records_batch",
     "records_player",
@@ -97,7 +105,19 @@ TABLES = (
     "records_seat",
     "records_fact",
     "records_ratingchange",
+    "records_ratingstate",
+    "records_ratinghistory",
+    "records_rating",
+    "records_partnership",
+    "records_profilechange",
+    "records_profilegame",
+    "records_profilekind",
+    "records_profilepair",
 )
+#: the queues the ingest's derived work drains (the meter runs until both are empty)
+QUEUES = ("records_ratingchange", "records_profilechange")
+#: seconds to wait for the derived work after the last verdict
+CATCH_UP_TIMEOUT = 900
 VAR = ROOT / "var" / "bench"
 #: seconds between samples of /proc; between polls of the upload's progress (the API)
 POLL = 0.25
@@ -194,6 +214,7 @@ class Meter:
     worker: int
     dbname: str
     done: int = 0
+    caught_up: float = 0.0  # seconds from the upload to the derived work's end
     start: dict[str, float] = field(default_factory=dict)
     last: dict[str, float] = field(default_factory=dict)
     pg_first: dict[int, float] = field(default_factory=dict)
@@ -342,7 +363,9 @@ class Stack:
 
     def ingest(self, path: Path, meter: Meter | None = None) -> tuple[int, float]:
         """Upload ``path`` and wait for every verdict: the upload's id and the seconds
-        from the start of the POST to the last verdict stored."""
+        from the start of the POST to the last verdict stored.  With a meter, then
+        wait until the ratings and profiles have caught up too (their queues empty), so
+        that the meter counts the derived work the ingest caused."""
         start = time.monotonic()
         upload = post_upload(self.port, self.token, path)
         while True:
@@ -356,7 +379,25 @@ class Stack:
             if state["status"] == "failed":
                 raise RuntimeError(f"upload {upload} failed: {state}")
             time.sleep(UPLOAD_POLL)
-        return upload, time.monotonic() - start
+        seconds = time.monotonic() - start
+        if meter is not None:
+            meter.caught_up = self.catch_up() - start
+        return upload, seconds
+
+    def catch_up(self) -> float:
+        """Wait until the derived work's queues (QUEUES) are empty: the monotonic time."""
+        end = time.monotonic() + CATCH_UP_TIMEOUT
+        with psycopg.connect(self.env["DATABASE_URL"], autocommit=True) as conn:
+            while True:
+                left = sum(
+                    conn.execute(f"SELECT count(*) FROM {q}").fetchone()[0]  # type: ignore[index]
+                    for q in QUEUES
+                )
+                if not left:
+                    return time.monotonic()
+                if time.monotonic() > end:
+                    raise RuntimeError(f"the ratings and profiles did not catch up: {left} queued")
+                time.sleep(POLL)
 
     def get(self, url: str) -> Any:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
@@ -497,6 +538,7 @@ class Full:
     samples: list[Sample]
     copy_cpu: float
     copy_note: str
+    caught_up: float
 
 
 _FULL: Full | None = None
@@ -517,7 +559,7 @@ def full_ingest() -> Full:
     finally:
         stack.close()
     copied, _, note = copy_cpu(stack.env["DATABASE_URL"])
-    _FULL = Full(RECORDS, seconds, meter.cpu(), meter.samples, copied, note)
+    _FULL = Full(RECORDS, seconds, meter.cpu(), meter.samples, copied, note, meter.caught_up)
     (VAR / "ingest-worker-rss.json").write_text(  # for a look afterwards
         json.dumps([[s.at, s.done, s.rss] for s in meter.samples])
     )
@@ -544,7 +586,10 @@ def run(runs: int) -> list[Target]:
     full = full_ingest()
     cpu = sum(full.cpu.values())
     parts = ", ".join(f"{k} {v:.1f} s" for k, v in full.cpu.items())
-    print(f"   {full.records} records in {full.seconds:.0f} s; CPU {cpu:.0f} s: {parts}")
+    print(
+        f"   {full.records} records in {full.seconds:.0f} s (ratings and profiles caught up "
+        f"at {full.caught_up:.0f} s); CPU {cpu:.0f} s: {parts}"
+    )
     engine, judged = engine_cpu_per_record(data_file(RECORDS))
     copy_per_record = full.copy_cpu / full.records
     print(f"   engine {engine * 1000:.2f} ms/record ({judged} records); {full.copy_note}")
@@ -566,7 +611,8 @@ def run(runs: int) -> list[Target]:
             baseline_name="engine CPU/record + COPY of the stored rows/record",
             notes=(
                 f"1 run of {full.records} records, {full.seconds:.0f} s "
-                f"({full.records / full.seconds:.0f} records/s, concurrency 2); CPU {parts}; "
+                f"({full.records / full.seconds:.0f} records/s, concurrency 2), ratings and "
+                f"profiles caught up at {full.caught_up:.0f} s; CPU to then {parts}; "
                 f"engine {engine * 1000:.2f} ms/record on {judged} records; "
                 f"{full.copy_note} ({copy_per_record * 1000:.3f} ms/record)"
             ),

@@ -162,7 +162,8 @@ def database_url(settings_dict: dict[str, Any]) -> str:
     host = settings_dict.get("HOST") or ""
     port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
     url = f"postgres://{auth}{'@' if auth else ''}{host}{port}/{quote(settings_dict['NAME'])}"
-    query = urlencode(settings_dict.get("OPTIONS") or {})
+    # %20 for spaces (libpq reads "+" as a plus sign): options="-c jit=off"
+    query = urlencode(settings_dict.get("OPTIONS") or {}, quote_via=quote)
     return f"{url}?{query}" if query else url
 
 

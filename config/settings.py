@@ -86,6 +86,16 @@ DATABASES = {
     )
 }
 ON_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+#: PostgreSQL's JIT compiles a query's expressions once its estimated cost passes
+#: ``jit_above_cost``: 20-30 ms a query, which Kibitz's queries (reads and upserts of a
+#: few thousand rows, searches by index) never win back; the ingest's profile upkeep
+#: paid it on every round.  Off for Kibitz's connections unless PG_JIT=1 (or the URL's
+#: ``options`` names ``jit``).
+PG_JIT = env_bool("PG_JIT", False)
+if ON_POSTGRES and not PG_JIT:
+    _pg_options = DATABASES["default"]["OPTIONS"]
+    if "jit" not in _pg_options.get("options", ""):
+        _pg_options["options"] = f"{_pg_options.get('options', '')} -c jit=off".strip()
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -42,6 +42,7 @@ from records.models import (
     UploadStatus,
 )
 from records.storage import VerdictRow, games_refresh, mark_duplicates, store_rows, verdict_row
+from records.table_stats import analyze_grown
 from records.unpack import UnpackError, unpack
 from replay import memo
 from replay.kgn.reader import decode, read_records
@@ -224,6 +225,7 @@ def batch_verify(*, batch_id: int, worker: str = "", reraise: bool = False) -> b
         if reraise:
             raise
         return False
+    analyze_grown()  # the planner's statistics keep up with the archive's growth
     return True
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from celery import shared_task
@@ -33,6 +34,7 @@ from records.models import Seat
 from records.profile_models import ProfileChange, ProfileGame
 from records.profile_sql import id_in, writer_lock
 from records.profiles import refresh
+from records.send_once import send_once, started
 
 #: queued games drained per transaction
 ROUND = 5000
@@ -62,7 +64,9 @@ def profiles_queue(*, game_ids: Iterable[int]) -> None:
 
 
 def _send() -> None:
-    update_profiles.apply_async(countdown=DRAIN_DELAY_SECONDS)
+    send_once(
+        "update_profiles", partial(update_profiles.apply_async, countdown=DRAIN_DELAY_SECONDS)
+    )
 
 
 def profiles_drain(*, wait: bool = True) -> int | None:
@@ -117,5 +121,6 @@ def pending_games(player_id: int) -> list[int]:
 def update_profiles(self: Any) -> None:
     """Drain the profile queue.  While another worker drains it this tries again a
     little later rather than wait, so that the games queued meanwhile are never left."""
+    started("update_profiles")  # before the queue is read (records/send_once.py)
     if profiles_drain(wait=False) is None:
         raise self.retry(countdown=BUSY_RETRY)

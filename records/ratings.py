@@ -54,6 +54,7 @@ from records.rating_order import (
     stored_entries,
 )
 from records.rating_store import Current, RatingRun
+from records.send_once import send_once
 
 logger = logging.getLogger(__name__)
 
@@ -305,7 +306,10 @@ def ratings_queue(*, games: Iterable[tuple[int, str]]) -> None:
 def _send(game: str) -> None:
     from records.tasks import update_ratings  # tasks import the storage, which imports this
 
-    update_ratings.apply_async((game,), countdown=UPDATE_DELAY_SECONDS)
+    send_once(
+        f"update_ratings:{game}",
+        partial(update_ratings.apply_async, (game,), countdown=UPDATE_DELAY_SECONDS),
+    )
 
 
 def pending_changes(game: str) -> int:

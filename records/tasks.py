@@ -16,6 +16,7 @@ from records.ingest import batch_verify, ingest_sweep, upload_scan
 from records.profile_queue import profiles_sweep  # growth: the profile queue's sweep
 from records.ratings import pending_kinds, ratings_update
 from records.reverify import reverify_chunk as reverify_chunk_service
+from records.send_once import started
 
 
 @shared_task(
@@ -76,6 +77,7 @@ def update_ratings(self: Any, game: str) -> None:
     """Apply the queued rating changes of game id ``game`` (``records.ratings``).  While
     another worker holds the game id's lock this tries again a little later rather than
     wait, so that the changes queued meanwhile are never left behind."""
+    started(f"update_ratings:{game}")  # before the queue is read (records/send_once.py)
     if ratings_update(game=game, wait=False) is None:
         raise self.retry(countdown=RATINGS_BUSY_RETRY)
 

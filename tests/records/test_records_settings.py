@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -271,3 +272,28 @@ def test_every_migration_applies_on_sqlite_as_make_run_does(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr[-3000:]
     check = _manage("makemigrations", "--check", "--dry-run", DEBUG="1", DATABASE_URL=url)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_postgres_connections_run_without_jit_unless_asked() -> None:
+    """JIT costs 20-30 ms on every costly-looking query (docs/settings.md, PG_JIT); the
+    test database's connection has it off, and PG_JIT=1 leaves the server's setting."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone()[0] == "off"
+    url = database_url(settings.DATABASES["default"])
+    with psycopg.connect(url) as worker:  # a worker started from this URL: libpq reads it
+        assert worker.execute("SHOW jit").fetchone()[0] == "off"  # type: ignore[index]
+    plain = url.split("?")[0]
+    with psycopg.connect(plain) as other:  # the server's own setting
+        server = other.execute("SHOW jit").fetchone()[0]  # type: ignore[index]
+    show = "from django.db import connection; c = connection.cursor(); c.execute('SHOW jit'); "
+    show += "print(c.fetchone()[0])"
+    asked = _manage("shell", "-c", show, DEBUG="1", DATABASE_URL=plain, PG_JIT="1")
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stdout.split()[-1] == server
+    off = _manage("shell", "-c", show, DEBUG="1", DATABASE_URL=plain)
+    assert off.returncode == 0 and off.stdout.split()[-1] == "off", off.stderr
