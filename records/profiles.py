@@ -162,16 +162,7 @@ class KindSums:
         self.sizes[size] = self.sizes.get(size, 0) + sign
 
     def merge(self, other: KindSums) -> None:
-        for name in (
-            "played",
-            "games",
-            "team_games",
-            "wins",
-            "draws",
-            "place_sum",
-            "score_sum",
-            "scored",
-        ):
+        for name in KIND_COUNTS:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.places.extend([0] * (len(other.places) - len(self.places)))
         for k, n in enumerate(other.places):
@@ -314,18 +305,9 @@ def _values(row: Row) -> dict[str, Any]:
     return {name: getattr(row, name) for name in ROW_FIELDS}
 
 
-KIND_FIELDS = (
-    "played",
-    "games",
-    "team_games",
-    "wins",
-    "draws",
-    "place_sum",
-    "score_sum",
-    "scored",
-    "places",
-    "sizes",
-)
+#: ProfileKind's counts (KindSums adds them up), then its lists
+KIND_COUNTS = ("played", "games", "team_games", "wins", "draws", "place_sum", "score_sum", "scored")
+KIND_FIELDS = (*KIND_COUNTS, "places", "sizes")
 
 
 def _apply_kinds(deltas: dict[tuple[int, str], KindSums]) -> None:
