@@ -14,8 +14,9 @@ from typing import Any
 
 import psycopg
 
+from bench.growth_copy import NULL, Copier, esc
 from bench.growth_names import CITIES, GIVEN, SERIES, SURNAMES
-from bench.growth_profiles import KIND_FIELDS, PAIR_FIELDS, PROFILE_GAME, Profiles
+from bench.growth_profiles import Profiles
 from bench.services import database_url
 
 #: bump when the generated data changes (forces a rebuild of the kept archives)
@@ -162,172 +163,13 @@ def tags_json(pattern: str, values: dict[str, str]) -> str:
     return pattern
 
 
-def _esc(value: Any) -> str:
-    """A value in COPY's text format."""
-    if value is None:
-        return "\\N"
-    if value is True or value is False:
-        return "t" if value else "f"
-    text = str(value)
-    if "\\" in text or "\t" in text or "\n" in text or "\r" in text:
-        text = (
-            text.replace("\\", "\\\\")
-            .replace("\t", "\\t")
-            .replace("\n", "\\n")
-            .replace("\r", "\\r")
-        )
-    return text
-
-
-class _Copier:
-    """One COPY per table, each on its own connection (one transaction each; foreign keys
-    not checked: session_replication_role = replica), fed rows in COPY's text format."""
-
-    TABLES = {
-        "records_event": ("id", "owner_id", "name", "created_at"),
-        "records_player": ("id", "name", "key", "merged_into_id"),
-        "records_upload": [
-            "id",
-            "owner_id",
-            "visibility",
-            "file",
-            "original_name",
-            "size",
-            "sha256",
-            "status",
-            "records_found",
-            "records_verified",
-            "records_rejected",
-            "records_incomplete",
-            "records_duplicate",
-            "event_id",
-            "error",
-            "notes",
-            "created_at",
-            "started_at",
-            "finished_at",
-        ],
-        # the columns a template fixes last (``_tails``), as one pre-written text
-        "records_game": [
-            "id",
-            "identity",
-            "deal",
-            "players_text",
-            "public",
-            "created_at",
-            "verified_at",
-            "game",
-            "num_players",
-            "first",
-            "num_actions",
-            "status",
-            "result",
-            "winners",
-            "facts",
-            "variant",
-            "best_score",
-            "engine",
-            "hidden_at",
-            "hidden_reason",
-        ],
-        "records_record": [
-            "id",
-            "upload_id",
-            "game_id",
-            "index",
-            "part_index",
-            "first_line",
-            "last_line",
-            "date",
-            "site",
-            "event_tag",
-            "part_name",
-            "tags",
-            "comments",
-            "created_at",
-            "game_created_at",
-            "match",
-            "round",
-            "canonical",
-            "source",
-            "status",
-            "error_line",
-            "error_column",
-            "error_action",
-            "error_message",
-            "duplicate",
-            "engine",
-        ],
-        "records_seat": ("id", "game_id", "seat", "letter", "player_id", "score", "won"),
-        "records_fact": ("id", "game_id", "name", "number", "text", "player_id"),
-        # the profiles' aggregates (records/profiles.py), as the ingest's hook keeps them
-        "records_profilegame": ("id", *PROFILE_GAME),
-        "records_profilekind": ("id", "player_id", "kind", *KIND_FIELDS),
-        "records_profilepair": ("id", "key", "player_id", "other_id", *PAIR_FIELDS),
-    }
-    FLUSH = 1 << 20
-
-    def __init__(self, url: str) -> None:
-        self.conns: dict[str, psycopg.Connection[Any]] = {}
-        self.copies: dict[str, Any] = {}
-        self.lines: dict[str, list[str]] = {t: [] for t in self.TABLES}
-        self.rows = dict.fromkeys(self.TABLES, 0)
-        self._ctx: list[Any] = []
-        for table, columns in self.TABLES.items():
-            conn = psycopg.connect(url)
-            conn.execute("SET session_replication_role = replica")
-            conn.execute("SET synchronous_commit = off")
-            cols = ", ".join(f'"{c}"' for c in columns)
-            ctx = conn.cursor().copy(f"COPY {table} ({cols}) FROM STDIN")
-            self.copies[table] = ctx.__enter__()
-            self._ctx.append(ctx)
-            self.conns[table] = conn
-
-    def row(self, table: str, values: tuple[Any, ...]) -> None:
-        """One row; its values: None, a bool or anything ``str`` writes."""
-        self.line(table, "\t".join(map(_esc, values)) + "\n")
-
-    def line(self, table: str, line: str) -> None:
-        """One row, written (COPY's text format, ending in a newline)."""
-        lines = self.lines[table]
-        lines.append(line)
-        if len(lines) >= 4096:
-            self._flush(table)
-
-    def _flush(self, table: str) -> None:
-        self.copies[table].write("".join(self.lines[table]))
-        self.rows[table] += len(self.lines[table])
-        self.lines[table] = []
-
-    def __enter__(self) -> _Copier:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
-        """Commit every COPY; on any error (in the rows or in a COPY), close every
-        connection: their transactions roll back and hold no lock on the tables."""
-        try:
-            if kind is None:
-                for table in self.TABLES:
-                    self._flush(table)
-                for ctx in self._ctx:
-                    ctx.__exit__(None, None, None)
-                for conn in self.conns.values():
-                    conn.commit()
-        finally:
-            for conn in self.conns.values():
-                conn.close()
-
-
-NULL = "\\N"
-
-
 def _tails(t: dict[str, Any]) -> None:
     """What a template fixes in its derived rows, written once: the game's and the
     record's last columns, each seat's and each fact's columns but the ids and player."""
     g = t
     t["game_tail"] = (
         "\t".join(
-            _esc(v)
+            esc(v)
             for v in (
                 g["game"],
                 g["num_players"],
@@ -349,7 +191,7 @@ def _tails(t: dict[str, Any]) -> None:
     r = t["record"]
     t["record_tail"] = (
         "\t".join(
-            _esc(v)
+            esc(v)
             for v in (
                 "",
                 None,
@@ -371,15 +213,15 @@ def _tails(t: dict[str, Any]) -> None:
     t["seat_parts"] = [
         (
             s["letter"],
-            f"\t{s['seat']}\t{_esc(s['letter'])}\t",
-            f"\t{_esc(s['score'])}\t{_esc(s['won'])}\n",
+            f"\t{s['seat']}\t{esc(s['letter'])}\t",
+            f"\t{esc(s['score'])}\t{esc(s['won'])}\n",
         )
         for s in t["seats"]
     ]
     t["fact_parts"] = [
         (
             f["text"] if f["player_id"] else "",
-            f"\t{_esc(f['name'])}\t{_esc(f['number'])}\t{_esc(f['text'])}\t",
+            f"\t{esc(f['name'])}\t{esc(f['number'])}\t{esc(f['text'])}\t",
         )
         for f in t["fact_rows"]
     ]
@@ -433,8 +275,8 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
             cur.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}")
             return int(cur.fetchone()[0])
 
-    ids = {t: next_id(t) for t in _Copier.TABLES}
-    tables = list(_Copier.TABLES)
+    ids = {t: next_id(t) for t in Copier.TABLES}
+    tables = list(Copier.TABLES)
     with psycopg.connect(url, autocommit=True) as conn:
         dropped = _secondary_indexes(conn, tables)
         for name, _ in dropped:
@@ -449,7 +291,7 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
         total += 1.0 / (rank + 1 + 10)
         cum.append(total)
     profiles = Profiles(ids, _pool_results(by_kind))
-    with _Copier(url) as copier:
+    with Copier(url) as copier:
         first_player = player_ids[0]
         for pid, name in zip(player_ids, names, strict=True):
             copier.row("records_player", (pid, name, normalise_name(name), None))
@@ -505,7 +347,7 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
                 entrants = list(dict.fromkeys([*entrants, rng.choice(player_ids)]))
             days = [start + timedelta(days=k) for k in range(3)]
             written_days = [f"{d:%Y.%m.%d}" for d in days]
-            event_part = f"\t{_esc(city)}\t{_esc(name)}\t{_esc(name + '.kgn')}\t"
+            event_part = f"\t{esc(city)}\t{esc(name)}\t{esc(name + '.kgn')}\t"
             done = 0
             while done < size:
                 chunk = min(GAMES_PER_UPLOAD, size - done)
@@ -557,7 +399,7 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
                     copier.line(
                         "records_record",
                         f"{rid}\t{uid}\t{gid}\t{index}\t{index}\t{index * 40}\t"
-                        f"{index * 40 + t['lines']}\t{written}{event_part}{_esc(tags)}\t"
+                        f"{index * 40 + t['lines']}\t{written}{event_part}{esc(tags)}\t"
                         f"{comments}\t{at}\t{at}\t{t['record_tail']}",
                     )
                     stats[r["status"]] = stats.get(r["status"], 0) + 1

@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 
 from bench.core import Target
-from bench.ingest import VAR, Sample, Stack, data_file, full_ingest, post_upload, record_spans
+from bench.ingest import Stack, data_file, full_ingest, post_upload, record_spans
+from bench.ingest_cpu import VAR, Sample
 from bench.services import descendants, rss_mb
 
 UPLOAD_MB = 200

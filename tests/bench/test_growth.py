@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
-from bench import growth, growth_data, growth_profiles
+from bench import growth, growth_copy, growth_data, growth_profiles
 from records.facts import fact_values
 from records.models import Fact, Game, Player, Record, Seat, Upload
 from records.playerstats import player_profile, player_results, profile_from_results
@@ -60,10 +60,10 @@ def test_player_names_are_distinct_and_not_the_generators() -> None:
 
 
 def test_copy_text_escapes() -> None:
-    assert growth_data._esc(None) == "\\N"
-    assert growth_data._esc(True) == "t"
-    assert growth_data._esc("a\tb\nc\\d") == "a\\tb\\nc\\\\d"
-    assert growth_data._esc(7) == "7"
+    assert growth_copy.esc(None) == "\\N"
+    assert growth_copy.esc(True) == "t"
+    assert growth_copy.esc("a\tb\nc\\d") == "a\\tb\\nc\\\\d"
+    assert growth_copy.esc(7) == "7"
 
 
 def test_archive_key_follows_data_version(monkeypatch: pytest.MonkeyPatch) -> None:
