@@ -187,17 +187,38 @@ class Profile:
     partners: tuple[Partner, ...]
 
 
+def form_entry(
+    game_id: int,
+    kind: str,
+    *,
+    team_game: bool,
+    draw: bool,
+    won: bool,
+    place: int | None,
+    seats: int,
+) -> FormEntry:
+    """One game of a player's form: W/D/L in a team game, else their place of ``seats``."""
+    if team_game:
+        mark = "D" if draw else ("W" if won else "L")
+        words = {"D": "draw", "W": "won", "L": "lost"}[mark]
+        return FormEntry(game_id, kind, mark, won, f"{words} in {kind}")
+    at = ordinal(place)
+    return FormEntry(game_id, kind, at, won, f"{'won, ' if won else ''}{at} of {seats} in {kind}")
+
+
 def _form(result: Result, player_id: int) -> FormEntry | None:
     me = result.of(player_id)
     if me is None:
         return None
-    if result.team_game:
-        mark = "D" if result.draw else ("W" if me.won else "L")
-        words = {"D": "draw", "W": "won", "L": "lost"}[mark]
-        return FormEntry(result.pk, result.game, mark, me.won, f"{words} in {result.game}")
-    place = ordinal(me.place)
-    label = f"{'won, ' if me.won else ''}{place} of {len(result.placings)} in {result.game}"
-    return FormEntry(result.pk, result.game, place, me.won, label)
+    return form_entry(
+        result.pk,
+        result.game,
+        team_game=result.team_game,
+        draw=result.draw,
+        won=me.won,
+        place=me.place,
+        seats=len(result.placings),
+    )
 
 
 def profile_from_results(player: Player, results: list[Result], *, games: int) -> Profile:

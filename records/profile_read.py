@@ -33,6 +33,7 @@ from records.playerstats import (
     Partner,
     Profile,
     Rival,
+    form_entry,
     player_games,
 )
 from records.profile_models import ProfileGame, ProfileKind, ProfilePair, pair_key
@@ -49,7 +50,6 @@ from records.profiles import (
     rows_of,
     stored_rows,
 )
-from records.templatetags.cards import ordinal
 from replay import registry
 
 
@@ -177,13 +177,15 @@ def _form(pid: int, live: list[Row], pending: Sequence[int]) -> tuple[FormEntry,
 
 
 def _entry(row: Row) -> FormEntry:
-    if row.team_game:
-        mark = "D" if row.draw else ("W" if row.won else "L")
-        words = {"D": "draw", "W": "won", "L": "lost"}[mark]
-        return FormEntry(row.game_id, row.kind, mark, row.won, f"{words} in {row.kind}")
-    place = ordinal(row.place)
-    label = f"{'won, ' if row.won else ''}{place} of {row.seats} in {row.kind}"
-    return FormEntry(row.game_id, row.kind, place, row.won, label)
+    return form_entry(
+        row.game_id,
+        row.kind,
+        team_game=row.team_game,
+        draw=row.draw,
+        won=row.won,
+        place=row.place,
+        seats=row.seats,
+    )
 
 
 def _newer(stored: tuple[Any, Any, str], live: tuple[Any, ...] | None) -> str:
