@@ -308,9 +308,13 @@ class Stack:
 
 
 def _flush_redis() -> None:
+    """Empty the benchmark's broker and cache dbs: messages a stopped stack left, and
+    its "task sent" marks (records/send_once.py), which would hold back the next
+    stack's drain tasks until they expire."""
     import redis
 
-    redis.Redis.from_url(f"{REDIS}/{BROKER_DB}").flushdb()
+    for db in (BROKER_DB, CACHE_DB):
+        redis.Redis.from_url(f"{REDIS}/{db}").flushdb()
 
 
 def post_upload(port: int, token: str, path: Path, *, timeout: float = 900) -> int:

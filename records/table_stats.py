@@ -30,8 +30,8 @@ INGEST_TABLES: dict[str, tuple[str, ...]] = {
     "records_ratinghistory": ("game_id", "player_id", "kind", "date"),
     "records_profilegame": ("game_id", "player_id", "finished"),
 }
-#: analyse once the rows changed since the last statistics pass this share of the rows
-#: the statistics saw, and at least MIN_CHANGED rows
+#: analyse once the table holds this share more rows than its statistics saw (the
+#: planner's ``pg_class.reltuples``), and at least MIN_CHANGED rows more
 GROWTH = 1.0
 MIN_CHANGED = 2000
 #: the advisory lock (one key) that lets one worker analyse while the others go on
@@ -49,10 +49,14 @@ def analyze_grown(tables: dict[str, tuple[str, ...]] | None = None) -> list[str]
     tables = INGEST_TABLES if tables is None else tables
     quote = connection.ops.quote_name
     with connection.cursor() as cursor:
+        # Growth is measured against pg_class.reltuples (the rows the last ANALYZE
+        # counted), not n_mod_since_analyze: an ANALYZE limited to some columns leaves
+        # that counter as it was (only a whole-table analysis resets it), so every batch
+        # would analyse again.
         cursor.execute(
-            "SELECT relname FROM pg_stat_user_tables WHERE relname = ANY(%s) "
-            "AND n_mod_since_analyze >= GREATEST(%s, %s * (n_live_tup - n_mod_since_analyze)) "
-            "ORDER BY relname",
+            "SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid "
+            "WHERE s.relname = ANY(%s) AND s.n_live_tup - GREATEST(c.reltuples, 0) >= "
+            "GREATEST(%s, %s * GREATEST(c.reltuples, 0)) ORDER BY s.relname",
             [list(tables), MIN_CHANGED, GROWTH],
         )
         grown = [name for (name,) in cursor.fetchall()]
