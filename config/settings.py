@@ -204,6 +204,10 @@ KIBITZ_RECORD_MAX_BYTES = env_int("KIBITZ_RECORD_MAX_BYTES", 1024 * 1024, minimu
 KIBITZ_LINE_MAX_BYTES = env_int("KIBITZ_LINE_MAX_BYTES", 100_000, minimum=100)
 #: records per batch: the unit of work a worker verifies and stores at once
 KIBITZ_BATCH_SIZE = env_int("KIBITZ_BATCH_SIZE", 500, minimum=1)
+#: a large file's batches grow up to this many records, as long as the file keeps at
+#: least KIBITZ_BATCH_SPREAD batches for the workers to share (docs/settings.md)
+KIBITZ_BATCH_MAX_SIZE = env_int("KIBITZ_BATCH_MAX_SIZE", 2000, minimum=1)
+KIBITZ_BATCH_SPREAD = env_int("KIBITZ_BATCH_SPREAD", 16, minimum=1)
 #: seconds a worker holds a batch; past it the sweep gives the batch to another worker
 KIBITZ_BATCH_LEASE_SECONDS = env_int("KIBITZ_BATCH_LEASE_SECONDS", 300, minimum=5)
 #: claims of one batch before its upload is marked failed (a batch that kills workers)

@@ -46,7 +46,7 @@ from records.table_stats import analyze_grown
 from records.unpack import UnpackError, unpack
 from replay import memo
 from replay.kgn.reader import decode, read_records
-from replay.kgn.split import LimitError, Limits, Span, lines_of, split
+from replay.kgn.split import LimitError, Limits, Span, lines_of, merge_spans, split
 from replay.pipeline import (
     check_bytes,
 )
@@ -94,6 +94,9 @@ def upload_scan(*, upload_id: int) -> list[int]:
         except LimitError as exc:
             _fail(upload_id, f"{part.name}: {exc}")
             return []
+        # a large file's batches grow (fewer statements and tasks per record), while
+        # enough of them stay for every worker to share the file
+        spans = merge_spans(spans, settings.KIBITZ_BATCH_MAX_SIZE, settings.KIBITZ_BATCH_SPREAD)
         for span in spans:
             batches.append(
                 Batch(

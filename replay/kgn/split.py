@@ -17,7 +17,7 @@ or close a comment and are judged with a couple of ``in`` tests
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO
 
@@ -188,3 +188,30 @@ def split(lines: Iterable[bytes], size: int, limits: Limits = Limits()) -> Itera
             count = 0
             span_start, span_line = offset, number
         count += 1
+
+
+def merge_spans(spans: Sequence[Span], largest: int, spread: int) -> list[Span]:
+    """``spans`` joined into fewer, larger ones for a large file: consecutive spans are
+    joined ``k`` at a time, the largest ``k`` that keeps at least ``spread`` spans and
+    at most ``largest`` records in each (records counted from the first span's; none
+    joined when that is one).  Every byte stays covered, in order."""
+    if not spans:
+        return []
+    per = max(spans[0].count, 1)
+    k = max(1, min(len(spans) // max(spread, 1), largest // per))
+    if k == 1:
+        return list(spans)
+    out = []
+    for i in range(0, len(spans), k):
+        group = spans[i : i + k]
+        first, last = group[0], group[-1]
+        out.append(
+            Span(
+                first.first_index,
+                sum(s.count for s in group),
+                first.start,
+                last.end,
+                first.first_line,
+            )
+        )
+    return out

@@ -22,7 +22,7 @@ from replay.errors import Pos
 from replay.generate import generate_record
 from replay.kgn import write_records
 from replay.kgn.reader import read_records
-from replay.kgn.split import split
+from replay.kgn.split import merge_spans, split
 
 GAMES = sorted(registry.games())
 NOISE = [
@@ -102,6 +102,42 @@ def test_spans_cover_the_file_and_hold_at_most_size_records() -> None:
     assert all(a.end == b.start for a, b in itertools.pairwise(spans))
     assert [s.count for s in spans] == [3, 3, 3, 2]
     assert [s.first_index for s in spans] == [1, 4, 7, 10]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    count=st.integers(1, 60),
+    size=st.integers(1, 5),
+    largest=st.integers(1, 30),
+    spread=st.integers(1, 8),
+)
+def test_merged_spans_cover_the_file_in_fewer_larger_batches(
+    count: int, size: int, largest: int, spread: int
+) -> None:
+    data = noisy_file(count, count).encode()
+    spans = list(split(io.BytesIO(data), size))
+    merged = merge_spans(spans, largest, spread)
+    assert merged[0].start == 0 and merged[-1].end == len(data)
+    assert all(a.end == b.start for a, b in itertools.pairwise(merged))
+    assert sum(m.count for m in merged) == count
+    assert [m.first_index for m in merged] == list(
+        itertools.accumulate([1] + [m.count for m in merged[:-1]])
+    )
+    if len(merged) < len(spans):  # joined: within the limits
+        assert len(merged) >= spread
+        assert all(m.count <= largest for m in merged)
+        assert {m.first_line for m in merged} <= {s.first_line for s in spans}
+    else:
+        assert merged == spans
+
+
+def test_a_small_file_keeps_its_spans_and_a_large_one_joins_them() -> None:
+    data = noisy_file(3, 40).encode()
+    spans = list(split(io.BytesIO(data), 2))  # 20 spans
+    assert merge_spans(spans, 2000, 16) == spans  # 20 // 16: one span a batch
+    assert [m.count for m in merge_spans(spans, 2000, 5)] == [8] * 5  # 4 spans a batch
+    assert [m.count for m in merge_spans(spans, 6, 5)] == [6] * 6 + [4]  # at most 6
+    assert merge_spans([], 10, 2) == []
 
 
 def test_a_file_without_records_is_one_span() -> None:

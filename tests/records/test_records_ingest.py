@@ -104,6 +104,28 @@ def test_the_scan_counts_records_and_cuts_batches_before_any_verdict(
     assert upload_scan(upload_id=upload.pk) == []  # claimed: a second scan does nothing
 
 
+def test_a_large_file_is_cut_into_larger_batches_that_every_worker_shares(
+    upload_factory: Any, kgn: Any, settings: Any
+) -> None:
+    """KIBITZ_BATCH_SIZE records a batch, joined up to KIBITZ_BATCH_MAX_SIZE while at
+    least KIBITZ_BATCH_SPREAD batches remain; the verdicts are those of any size."""
+    text = mixed(kgn)
+    settings.KIBITZ_BATCH_SIZE = 10_000
+    whole = upload_factory(text=text)
+    settings.KIBITZ_BATCH_SIZE, settings.KIBITZ_BATCH_MAX_SIZE = 2, 4
+    settings.KIBITZ_BATCH_SPREAD = 2
+    upload = upload_factory(text=text)
+    batches = Batch.objects.filter(upload=upload).order_by("number")
+    assert [(b.first_index, b.count, b.last) for b in batches] == [
+        (1, 4, False),
+        (5, 4, False),
+        (9, 2, True),
+    ]
+    assert verdicts(upload) == verdicts(whole)
+    settings.KIBITZ_BATCH_SPREAD = 5  # 5 batches of 2 already: none joined
+    assert Batch.objects.filter(upload=upload_factory(text=text)).count() == 5
+
+
 def test_a_batch_is_held_by_one_lease_at_a_time(
     upload_factory: Any, kgn: Any, settings: Any
 ) -> None:
