@@ -375,12 +375,23 @@ class Fact(models.Model):
     ``number`` (flags 0/1), a choice or seat letter in ``text``, and for a seat fact the
     player in that seat.  Written with the game's seats, from ``Game.facts``."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="fact_rows")
+    # No database constraints on these two: facts are derived from ``Game.facts`` and
+    # the seats (written in the game's transaction, with ids read there), and a check
+    # per row cost the ingest about 4 µs each of ~5 rows a game; Django still deletes a
+    # game's facts with it (on_delete), and players are never deleted.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, db_constraint=False, related_name="fact_rows"
+    )
     name = models.CharField(max_length=40)
     number = models.IntegerField(null=True, blank=True)
     text = models.CharField(max_length=64, blank=True)
     player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        db_constraint=False,
+        related_name="+",
     )
 
     class Meta:

@@ -29,8 +29,13 @@ class ProfileGame(models.Model):
     the other two tables) name the columns (``player_id``), never the relation: ordering
     by a relation joins its table, and a deleted game's rows would vanish from reads."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    # no database constraint: a deleted game's rows stay until profiles_touch takes them
+    # no database constraint on either: the rows are derived from the seats (which
+    # hold the player's constraint) and rebuilt by rebuild_profiles; a check per row
+    # cost the ingest about 4 µs each of four rows a game.  A deleted game's rows stay
+    # until profiles_touch takes them.
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, db_constraint=False, related_name="+"
+    )
     game = models.ForeignKey(
         Game, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
     )

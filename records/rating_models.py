@@ -50,7 +50,11 @@ class RatingHistory(models.Model):
     game = models.ForeignKey(
         Game, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
     )
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # derived from the seats (which hold the player's constraint) and rebuilt by
+    # rebuild_ratings: no database constraint (a check per row, four rows a game)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, db_constraint=False, related_name="+"
+    )
     kind = models.CharField(max_length=64)
     date = models.DateField()  # the order key: the Date tag (or the upload's day) ...
     uploaded = models.DateTimeField()  # ... then the upload time, then the game's id

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from records.models import Game, Record, Upload, UploadStatus, Visibility
+from records.models import Fact, Game, Record, Upload, UploadStatus, Visibility
 from tests.conftest import Kgn, make_upload, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the file goes on commit
@@ -97,3 +97,28 @@ def test_an_upload_being_verified_is_not_deleted() -> None:
     refused = api.delete(f"/api/uploads/{busy.pk}/")
     assert refused.status_code == 409 and refused.json()["code"] == "busy"
     assert Upload.objects.filter(pk=busy.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+def test_a_removed_games_facts_go_with_it_without_a_database_constraint() -> None:
+    """Facts, rating history and profile rows carry no foreign-key check (a check per
+    row cost the ingest ~4 µs, records/models.py); a game's facts are still deleted
+    with it, by Django."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT conrelid::regclass::text, a.attname FROM pg_constraint c "
+            "JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY(c.conkey) "
+            "WHERE c.contype = 'f' AND conrelid::regclass::text = ANY(%s)",
+            [["records_fact", "records_ratinghistory", "records_profilegame", "records_seat"]],
+        )
+        checked = sorted(cursor.fetchall())
+    assert checked == [("records_seat", "game_id"), ("records_seat", "player_id")]
+    upload = make_upload(owner=make_user("ann"), text=Kgn.valid(3))
+    games = list(Game.objects.filter(records__upload=upload).values_list("id", flat=True))
+    assert Fact.objects.filter(game_id__in=games).exists()
+    Record.objects.filter(upload=upload).delete()
+    Game.objects.filter(id__in=games).delete()
+    assert not Fact.objects.filter(game_id__in=games).exists()
