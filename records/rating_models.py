@@ -115,6 +115,9 @@ class RatingChange(models.Model):
     kind = models.CharField(max_length=64)
     game_pk = models.BigIntegerField()
     created_at = models.DateTimeField(default=timezone.now)
+    # a new game's rating entry as its storage computed it (records/rating_carry.py),
+    # so that the drain need not read the game back; "" for any other change
+    entry = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["id"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import TypeVar
@@ -18,7 +18,7 @@ from typing import TypeVar
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from records.models import Game, GameStatus, Player, RatingHistory, Record, Visibility
-from records.standings import game_results
+from records.standings import Placing, game_results
 
 #: games (or ids) per query when reading or replaying many
 CHUNK = 1000
@@ -139,25 +139,36 @@ def game_entries(keys: dict[int, Key]) -> dict[int, Entry]:
     entries: dict[int, Entry] = {}
     for chunk in chunks(sorted(keys)):
         results = game_results(Game.objects.filter(pk__in=chunk))
-        ids = {p.player_id for r in results for p in r.placings}
-        merged = dict(
-            Player.objects.filter(pk__in=ids, merged_into__isnull=False).values_list(
-                "pk", "merged_into_id"
-            )
-        )
+        merged = merged_players(p.player_id for r in results for p in r.placings)
         for result in results:
-            seen: set[int] = set()
-            seats = []
-            for p in sorted(result.placings, key=lambda p: p.seat):
-                player = merged.get(p.player_id, p.player_id)
-                if player in seen:
-                    continue  # one player at two seats: rated once, at the first
-                seen.add(player)
-                seats.append(Seated(player, p.seat, p.name[:100], p.place, p.team or "", p.won))
-            entry = Entry(keys[result.pk], tuple(seats))
-            if len(entry.sides()) >= 2:
+            entry = entry_of(keys[result.pk], result.placings, merged)
+            if entry is not None:
                 entries[result.pk] = entry
     return entries
+
+
+def entry_of(key: Key, placings: Iterable[Placing], merged: dict[int, int]) -> Entry | None:
+    """A game's entry from its seats' placings (``merged``: players merged away -> the
+    player they count as), or None when it has fewer than two sides."""
+    seen: set[int] = set()
+    seats = []
+    for p in sorted(placings, key=lambda p: p.seat):
+        player = merged.get(p.player_id, p.player_id)
+        if player in seen:
+            continue  # one player at two seats: rated once, at the first
+        seen.add(player)
+        seats.append(Seated(player, p.seat, p.name[:100], p.place, p.team or "", p.won))
+    entry = Entry(key, tuple(seats))
+    return entry if len(entry.sides()) >= 2 else None
+
+
+def merged_players(ids: Iterable[int]) -> dict[int, int]:
+    """Those of ``ids`` merged into another player -> that player.  Cost: one query."""
+    return dict(
+        Player.objects.filter(pk__in=set(ids), merged_into__isnull=False).values_list(
+            "pk", "merged_into_id"
+        )
+    )
 
 
 def stored_entries(game: str, pks: Sequence[int]) -> dict[int, Entry]:

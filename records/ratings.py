@@ -43,6 +43,7 @@ from records.models import (
     RatingState,
 )
 from records.profile_queue import profiles_queue  # growth: the profiles follow the changes
+from records.rating_carry import carried_entries
 from records.rating_order import (
     CHUNK,
     Entry,
@@ -176,12 +177,17 @@ def ratings_update(*, game: str, wait: bool = True) -> Outcome | None:
         if state is None:
             return None
         changes = list(
-            RatingChange.objects.filter(kind=game).order_by("id").values_list("id", "game_pk")
+            RatingChange.objects.filter(kind=game)
+            .order_by("id")
+            .values_list("id", "game_pk", "entry")
         )
         if not changes:  # another update drained them (updates of one upload overlap)
             return Outcome(game, 0, 0, None, 0, state.games)
-        touched = sorted({pk for _, pk in changes})
-        new = game_entries(game_keys(game, touched))
+        touched = sorted({pk for _, pk, _ in changes})
+        # new games carry their entry (records/rating_carry.py); the rest are read
+        carried = carried_entries(changes)
+        new = game_entries(game_keys(game, [pk for pk in touched if pk not in carried]))
+        new.update((pk, e) for pk, e in carried.items() if e is not None)
         old = stored_entries(game, touched)
         last = _last_key(game)
         since: Key | None = None
@@ -210,7 +216,7 @@ def ratings_update(*, game: str, wait: bool = True) -> Outcome | None:
             games += len(on_top)
         if since is not None or on_top:
             _finish(state, run, games)
-        for chunk in chunks([c for c, _ in changes]):
+        for chunk in chunks([c for c, _, _ in changes]):
             RatingChange.objects.filter(id__in=chunk).delete()
     outcome = Outcome(game, len(changes), len(on_top), since, replayed, games)
     if since is not None or on_top:
@@ -282,21 +288,30 @@ def ratings_touch(*, game_ids: Iterable[int]) -> None:
     ratings_queue(games=found)
 
 
-def ratings_queue(*, games: Iterable[tuple[int, str]]) -> None:
+def ratings_queue(
+    *, games: Iterable[tuple[int, str]], entries: dict[int, str] | None = None
+) -> None:
     """Queue these (game pk, game id) pairs, known to move a rating (the storage's new
-    rateable games: nothing to ask the database), and send ``update_ratings`` for their
+    rateable games: nothing to ask the database), with the entries it computed for them
+    (pk -> ``records.rating_carry.entry_text``), and send ``update_ratings`` for their
     game ids once the transaction commits.  Cost: one insert (COPY on PostgreSQL)."""
     found = sorted(set(games))
     if not found:
         return
     now = timezone.now()
+    entries = entries or {}
     if is_postgresql():
         copy_values(
-            RatingChange, ("kind", "game_pk", "created_at"), [(k, pk, now) for pk, k in found]
+            RatingChange,
+            ("kind", "game_pk", "created_at", "entry"),
+            [(k, pk, now, entries.get(pk, "")) for pk, k in found],
         )
     else:
         RatingChange.objects.bulk_create(
-            [RatingChange(kind=kind, game_pk=pk, created_at=now) for pk, kind in found],
+            [
+                RatingChange(kind=kind, game_pk=pk, created_at=now, entry=entries.get(pk, ""))
+                for pk, kind in found
+            ],
             batch_size=CHUNK,
         )
     for kind in sorted({kind for _, kind in found}):

@@ -115,7 +115,7 @@ def team_of(game: str, players: int) -> dict[str, str]:
     return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
 
 
-def _placings(
+def seat_placings(
     game: str, winners: Sequence[int], result: Any, seats: list[tuple[Any, ...]]
 ) -> tuple[tuple[Placing, ...], bool, bool]:
     """The placings of one game's seats (rows of seat, player id, name, score, won), and
@@ -174,7 +174,7 @@ def game_results(games: QuerySet[Game]) -> list[Result]:
         seats[game_id].append((seat, player_id, seat_name(written, seat), score, won))
     results = []
     for pk, game, created_at, winners, result in rows:
-        placings, team_game, draw = _placings(game, winners, result, seats.get(pk, []))
+        placings, team_game, draw = seat_placings(game, winners, result, seats.get(pk, []))
         results.append(Result(pk, game, created_at, team_game, draw, placings))
     return results
 

@@ -23,6 +23,7 @@ from records.copy_rows import copy_rows, copy_values
 from records.models import Fact, Game, GameStatus, Record, Seat, Upload, Visibility
 from records.players import player_ids
 from records.profile_queue import profiles_queue
+from records.rating_carry import entry_text
 from records.ratings import ratings_queue, ratings_touch
 from records.verdict_rows import VerdictRow, verdict_row
 
@@ -58,6 +59,9 @@ def store_rows(upload: Upload, rows: Sequence[VerdictRow]) -> None:
 def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     public = upload.visibility == Visibility.PUBLIC
     last = {r.identity: r for r in rows}  # a game met twice: its last record's
+    first: dict[str, VerdictRow] = {}  # ... and its first record (the rating key's)
+    for r in rows:
+        first.setdefault(r.identity, r)
     for r in last.values():
         r.game_values["public"] = public
     new, games = _copy_games([last[k] for k in sorted(last)])
@@ -73,10 +77,18 @@ def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     shared = [games[k] for k in last if k not in new]
     if public and shared:
         Game.objects.filter(id__in=shared, public=False).update(public=True)
-    # a new game is rated when it is rateable (nothing was rated of it before); a game
-    # stored before may have been rated, or hidden: the database says
+    # a new game is rated when it is rateable (nothing was rated of it before), with
+    # the entry the ratings would read back (records/rating_carry.py); a game stored
+    # before may have been rated, or hidden: the database says
+    rated = [r for r in created if _rateable(r)]
     ratings_queue(
-        games=[(games[r.identity], r.game_values["game"]) for r in created if _rateable(r)]
+        games=[(games[r.identity], r.game_values["game"]) for r in rated],
+        entries={
+            games[r.identity]: entry_text(
+                r, players, upload.created_at, str(first[r.identity].record_values["date"] or "")
+            )
+            for r in rated
+        },
     )
     # the new games go to the profiles' queue too (ratings_touch queues the shared ones)
     profiles_queue(game_ids=[games[r.identity] for r in created if r.game_values["public"]])
