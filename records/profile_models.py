@@ -143,6 +143,9 @@ class ProfileChange(models.Model):
     id = models.BigAutoField(primary_key=True)
     game_pk = models.BigIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # a new game's rows as its storage computed them (records/profile_carry.py), so
+    # that the drain need not read the game back; "" for any other change
+    rows = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["id"]

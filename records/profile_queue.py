@@ -31,6 +31,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from records.models import Seat
+from records.profile_carry import carried_rows
 from records.profile_models import ProfileChange, ProfileGame
 from records.profile_sql import id_in, writer_lock
 from records.profiles import refresh
@@ -45,21 +46,25 @@ DRAIN_DELAY_SECONDS = 2
 BUSY_RETRY = 5
 
 
-def profiles_queue(*, game_ids: Iterable[int]) -> None:
-    """Queue ``game_ids`` for the aggregates (call it in the changing transaction) and
-    send ``update_profiles`` once it commits.  Cost: one insert."""
+def profiles_queue(*, game_ids: Iterable[int], rows: dict[int, str] | None = None) -> None:
+    """Queue ``game_ids`` for the aggregates (call it in the changing transaction), with
+    the rows the storage computed for new games (pk -> ``records.profile_carry.
+    rows_text``), and send ``update_profiles`` once it commits.  Cost: one insert."""
     ids = sorted(set(game_ids))
     if not ids:
         return
+    rows = rows or {}
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
-                f"INSERT INTO {ProfileChange._meta.db_table} (game_pk, created_at) "
-                "SELECT unnest(%s::bigint[]), now()",
-                [ids],
+                f"INSERT INTO {ProfileChange._meta.db_table} (game_pk, created_at, rows) "
+                "SELECT unnest(%s::bigint[]), now(), unnest(%s::text[])",
+                [ids, [rows.get(g, "") for g in ids]],
             )
     else:
-        ProfileChange.objects.bulk_create([ProfileChange(game_pk=g) for g in ids], batch_size=500)
+        ProfileChange.objects.bulk_create(
+            [ProfileChange(game_pk=g, rows=rows.get(g, "")) for g in ids], batch_size=500
+        )
     transaction.on_commit(_send, robust=True)
 
 
@@ -78,12 +83,14 @@ def profiles_drain(*, wait: bool = True) -> int | None:
         with transaction.atomic():
             if not writer_lock(wait=wait):
                 return None
-            rows = list(ProfileChange.objects.order_by("id").values_list("id", "game_pk")[:ROUND])
+            rows = list(
+                ProfileChange.objects.order_by("id").values_list("id", "game_pk", "rows")[:ROUND]
+            )
             if not rows:
                 return done
-            games = sorted({g for _, g in rows})
-            refresh(games)
-            ProfileChange.objects.filter(id_in("id", [i for i, _ in rows])).delete()
+            games = sorted({g for _, g, _ in rows})
+            refresh(games, carried_rows(rows))
+            ProfileChange.objects.filter(id_in("id", [i for i, _, _ in rows])).delete()
             done += len(games)
 
 

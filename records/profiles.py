@@ -251,11 +251,15 @@ def stored_rows(ids: Sequence[int]) -> dict[int, list[Row]]:
     return out
 
 
-def refresh(ids: Sequence[int]) -> None:
-    """Bring the games ``ids`` up to date, under the writer lock (the caller's)."""
+def refresh(ids: Sequence[int], carried: dict[int, list[Row]] | None = None) -> None:
+    """Bring the games ``ids`` up to date, under the writer lock (the caller's).
+    ``carried``: the rows of new games as their storage computed them (not read again;
+    records/profile_carry.py)."""
+    carried = carried or {}
     old = stored_rows(ids)
-    games = Game.objects.filter(id_in("id", ids))
+    games = Game.objects.filter(id_in("id", [g for g in ids if g not in carried]))
     new = rows_of(games.filter(public=True, hidden_at__isnull=True))
+    new.update(carried)
     changed = [
         g
         for g in ids

@@ -22,6 +22,7 @@ from records import facts
 from records.copy_rows import copy_rows, copy_values
 from records.models import Fact, Game, GameStatus, Record, Seat, Upload, Visibility
 from records.players import player_ids
+from records.profile_carry import rows_text
 from records.profile_queue import profiles_queue
 from records.rating_carry import entry_text
 from records.ratings import ratings_queue, ratings_touch
@@ -91,7 +92,12 @@ def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
         },
     )
     # the new games go to the profiles' queue too (ratings_touch queues the shared ones)
-    profiles_queue(game_ids=[games[r.identity] for r in created if r.game_values["public"]])
+    # with the rows the profiles would read back (records/profile_carry.py)
+    counted = [r for r in created if r.game_values["public"]]
+    profiles_queue(
+        game_ids=[games[r.identity] for r in counted],
+        rows={games[r.identity]: rows_text(r, players) for r in counted},
+    )
     ratings_touch(game_ids=shared)
 
 
