@@ -10,9 +10,9 @@ Targets:
   from the upload until every verdict is stored and the ratings and profile
   aggregates the ingest updates have caught up (their queues empty), <= 1.5x the
   baseline: the engine's own CPU per record (``replay.pipeline`` over the same KGN, in
-  this process) plus the CPU per record of a raw COPY of every row the ingest stored
-  (TABLES: the records, games, seats and facts and the derived rating and profile
-  rows) into empty copies of their tables, with the same indexes (PostgreSQL's CPU and
+  this process, before and after the ingest: the mean) plus the CPU per record of a
+  raw COPY of every row the ingest stored (TABLES: the records, games, seats and facts
+  and the derived rating and profile rows) into empty copies of their tables, with the same indexes (PostgreSQL's CPU and
   this client's).  Both measured in the same run.
 - ``ingest.scale_2_workers``: records/s of the deployment's worker (one worker, two
   prefork processes: docker-compose's ``--concurrency=2``) >= 1.4x those of one
@@ -416,6 +416,9 @@ def scale_pair(path: Path, records: int) -> tuple[float, float]:
 
 def run(runs: int) -> list[Target]:
     print(f"   load: {os.getloadavg()}", flush=True)
+    # the engine's baseline is measured before and after the ingest, and their mean
+    # taken: this machine's speed drifts by a fifth or more within minutes
+    before, judged = engine_cpu_per_record(data_file(RECORDS))
     full = full_ingest()
     cpu = sum(full.cpu.values())
     parts = ", ".join(f"{k} {v:.1f} s" for k, v in full.cpu.items())
@@ -423,9 +426,13 @@ def run(runs: int) -> list[Target]:
         f"   {full.records} records in {full.seconds:.0f} s (ratings and profiles caught up "
         f"at {full.caught_up:.0f} s); CPU {cpu:.0f} s: {parts}"
     )
-    engine, judged = engine_cpu_per_record(data_file(RECORDS))
+    after, _ = engine_cpu_per_record(data_file(RECORDS))
+    engine = (before + after) / 2
     copy_per_record = full.copy_cpu / full.records
-    print(f"   engine {engine * 1000:.2f} ms/record ({judged} records); {full.copy_note}")
+    print(
+        f"   engine {engine * 1000:.3f} ms/record (before the ingest {before * 1000:.3f}, "
+        f"after {after * 1000:.3f}; {judged} records); {full.copy_note}"
+    )
     small = prefix_file(data_file(RECORDS), SCALE_RECORDS)
     one, two = [], []
     for _ in range(min(runs, SCALE_PAIRS)):
@@ -446,7 +453,8 @@ def run(runs: int) -> list[Target]:
                 f"1 run of {full.records} records, {full.seconds:.0f} s "
                 f"({full.records / full.seconds:.0f} records/s, concurrency 2), ratings and "
                 f"profiles caught up at {full.caught_up:.0f} s; CPU to then {parts}; "
-                f"engine {engine * 1000:.2f} ms/record on {judged} records; "
+                f"engine {engine * 1000:.3f} ms/record on {judged} records (mean of "
+                f"{before * 1000:.3f} before the ingest and {after * 1000:.3f} after); "
                 f"{full.copy_note} ({copy_per_record * 1000:.3f} ms/record)"
             ),
         ),
