@@ -12,8 +12,9 @@ Targets:
   baseline: the engine's own CPU per record (``replay.pipeline`` over the same KGN, in
   this process, before and after the ingest: the mean) plus the CPU per record of a
   raw COPY of every row the ingest stored (TABLES: the records, games, seats and facts
-  and the derived rating and profile rows) into empty copies of their tables, with the same indexes (PostgreSQL's CPU and
-  this client's).  Both measured in the same run.
+  and the derived rating and profile rows) into empty copies of their tables, with
+  the same indexes (PostgreSQL's CPU and this client's).  Both measured in the same
+  run.
 - ``ingest.scale_2_workers``: records/s of the deployment's worker (one worker, two
   prefork processes: docker-compose's ``--concurrency=2``) >= 1.4x those of one
   process (``--concurrency=1``), on a fresh database each with the same 20,000 records.
