@@ -163,7 +163,10 @@ LOGOUT_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
-USE_I18N = True
+# One language (English), no translations: the translation machinery off, as Django's
+# docs advise; it cost every rendered variable a lookup of the active language
+# (about a tenth of the replay page's CPU, docs/performance-web.md)
+USE_I18N = False
 USE_TZ = True
 
 # --- files ---------------------------------------------------------------------------
