@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from records.models import GameStatus, seat_name
 from records.profiles import Row
+from records.rating_carry import carried_texts
 from records.standings import seat_placings
 
 if TYPE_CHECKING:
@@ -60,17 +61,8 @@ def rows_text(row: VerdictRow, players: dict[str, int]) -> str:
 def carried_rows(changes: Iterable[tuple[Any, int, str]]) -> dict[int, list[Row]]:
     """From a round's changes (id, game pk, rows text): the games whose every change
     carries rows -> those rows."""
-    texts: dict[int, str] = {}
-    read: set[int] = set()
-    for _, pk, text in changes:
-        if not text:
-            read.add(pk)
-        else:
-            texts.setdefault(pk, text)
     out: dict[int, list[Row]] = {}
-    for pk, text in texts.items():
-        if pk in read:
-            continue
+    for pk, text in carried_texts(changes).items():
         kind, at, finished, team_game, draw, seats, values = json.loads(text)
         created = datetime.fromisoformat(at)
         out[pk] = [

@@ -50,10 +50,9 @@ def entry_text(row: VerdictRow, players: dict[str, int], uploaded: datetime, dat
     )
 
 
-def carried_entries(changes: Iterable[tuple[Any, int, str]]) -> dict[int, Entry | None]:
-    """From a drain's changes (id, game pk, entry text): the games whose every queued
-    change carries an entry -> that entry (None: fewer than two sides, not rated).
-    Cost: one query (the players merged away)."""
+def carried_texts(changes: Iterable[tuple[Any, int, str]]) -> dict[int, str]:
+    """From queued changes (id, game pk, carried text, "" for none): the games whose
+    every change carries a text -> the first one (the profiles' rows use it too)."""
     texts: dict[int, str] = {}
     read: set[int] = set()
     for _, pk, text in changes:
@@ -61,7 +60,14 @@ def carried_entries(changes: Iterable[tuple[Any, int, str]]) -> dict[int, Entry 
             read.add(pk)
         else:
             texts.setdefault(pk, text)
-    decoded = {pk: json.loads(text) for pk, text in texts.items() if pk not in read}
+    return {pk: text for pk, text in texts.items() if pk not in read}
+
+
+def carried_entries(changes: Iterable[tuple[Any, int, str]]) -> dict[int, Entry | None]:
+    """From a drain's changes (id, game pk, entry text): the games whose every queued
+    change carries an entry -> that entry (None: fewer than two sides, not rated).
+    Cost: one query (the players merged away)."""
+    decoded = {pk: json.loads(text) for pk, text in carried_texts(changes).items()}
     placings = {pk: [Placing(*seat) for seat in value[2]] for pk, value in decoded.items()}
     merged = merged_players(p.player_id for seats in placings.values() for p in seats)
     return {
