@@ -16,42 +16,33 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from records.models import GameStatus, seat_name
 from records.profiles import Row
-from records.rating_carry import carried_texts
-from records.standings import seat_placings
+from records.rating_carry import Placed, carried_texts
 
 if TYPE_CHECKING:
     from records.verdict_rows import VerdictRow
 
 
-def rows_text(row: VerdictRow, players: dict[str, int]) -> str:
-    """What ``row``'s new (public) game adds to its players' profiles, as JSON: the
-    values ``rows_of`` would read back, one row per player (their first seat).
-    ``players``: name -> player id, as the seats were stored."""
-    g = row.game_values
-    seats = [
-        (seat, players[name], seat_name(g["players_text"], seat), score, won)
-        for seat, _letter, name, score, won in row.seats
-    ]
-    finished = g["status"] == GameStatus.VERIFIED and g["result"] is not None
-    team_game = draw = False
+def rows_text(row: VerdictRow, game: Placed) -> str:
+    """What ``row``'s new (public) game, ``game`` as placed, adds to its players'
+    profiles, as JSON: the values ``rows_of`` would read back, one row per player
+    (their first seat)."""
     values: dict[int, list[Any]] = {}
-    if finished:
-        placings, team_game, draw = seat_placings(g["game"], g["winners"], g["result"], seats)
-        for p in placings:
+    if game.placings is not None:
+        for p in game.placings:
             values.setdefault(p.player_id, [p.seat, p.name, p.place, p.score, p.won, p.team or ""])
     else:
-        for seat, pid, name, _, _ in seats:
+        for seat, pid, name, _, _ in game.seats:
             values.setdefault(pid, [seat, name, None, None, False, ""])
+    g = row.game_values
     return json.dumps(
         [
             g["game"],
             g["created_at"].isoformat(),
-            finished,
-            team_game,
-            draw,
-            len(seats),
+            game.placings is not None,
+            game.team_game,
+            game.draw,
+            len(game.seats),
             [[pid, *v] for pid, v in values.items()],
         ],
         separators=(",", ":"),

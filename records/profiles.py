@@ -257,8 +257,9 @@ def refresh(ids: Sequence[int], carried: dict[int, list[Row]] | None = None) -> 
     records/profile_carry.py)."""
     carried = carried or {}
     old = stored_rows(ids)
-    games = Game.objects.filter(id_in("id", [g for g in ids if g not in carried]))
-    new = rows_of(games.filter(public=True, hidden_at__isnull=True))
+    rest = [g for g in ids if g not in carried]
+    games = Game.objects.filter(id_in("id", rest))
+    new = rows_of(games.filter(public=True, hidden_at__isnull=True)) if rest else {}
     new.update(carried)
     changed = [
         g

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from records.models import seat_name
+from records.models import GameStatus, seat_name
 from records.rating_order import Entry, Key, date_key, entry_of, merged_players
 from records.standings import Placing, seat_placings
 
@@ -27,24 +28,44 @@ if TYPE_CHECKING:
     from records.verdict_rows import VerdictRow
 
 
-def entry_text(row: VerdictRow, players: dict[str, int], uploaded: datetime, date_tag: str) -> str:
-    """What ``row``'s new game gives the ratings, as JSON: its key's date and upload
-    time, and its seats' placings.  ``players``: name -> player id, as the seats were
-    stored; ``uploaded``, ``date_tag``: the upload's time and the Date tag of the game's
-    first record in it (the game is new: that record is its earliest public one, which
-    sets the key)."""
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A new game's seats as stored (seat, player id, name, score, won) and, when it is
+    finished (verified, with a result), their placings as the standings place them."""
+
+    seats: list[tuple[int, int, str, int | None, bool]]
+    placings: tuple[Placing, ...] | None
+    team_game: bool = False
+    draw: bool = False
+
+
+def placed(row: VerdictRow, players: dict[str, int]) -> Placed:
+    """``row``'s new game placed once, for both its rating entry and its profile rows
+    (records/profile_carry.py).  ``players``: name -> player id, as the seats were
+    stored."""
     g = row.game_values
     seats = [
         (seat, players[name], seat_name(g["players_text"], seat), score, won)
         for seat, _letter, name, score, won in row.seats
     ]
-    placings, _, _ = seat_placings(g["game"], g["winners"], g["result"], seats)
+    if g["status"] != GameStatus.VERIFIED or g["result"] is None:
+        return Placed(seats, None)
+    placings, team_game, draw = seat_placings(g["game"], g["winners"], g["result"], seats)
+    return Placed(seats, placings, team_game, draw)
+
+
+def entry_text(game: Placed, uploaded: datetime, date_tag: str) -> str:
+    """What a new rated (so finished) game gives the ratings, as JSON: its key's date
+    and upload time, and its seats' placings.  ``uploaded``, ``date_tag``: the upload's
+    time and the Date tag of the game's first record in it (the game is new: that
+    record is its earliest public one, which sets the key)."""
+    assert game.placings is not None, "only finished games are rated"
     day = date_key(date_tag, uploaded)
     return json.dumps(
         [
             day.isoformat(),
             uploaded.isoformat(),
-            [[p.player_id, p.name, p.seat, p.score, p.won, p.place, p.team] for p in placings],
+            [[p.player_id, p.name, p.seat, p.score, p.won, p.place, p.team] for p in game.placings],
         ],
         separators=(",", ":"),
     )

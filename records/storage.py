@@ -24,7 +24,7 @@ from records.models import Fact, Game, GameStatus, Record, Seat, Upload, Visibil
 from records.players import player_ids
 from records.profile_carry import rows_text
 from records.profile_queue import profiles_queue
-from records.rating_carry import entry_text
+from records.rating_carry import entry_text, placed
 from records.ratings import ratings_queue, ratings_touch
 from records.verdict_rows import VerdictRow, verdict_row
 
@@ -78,25 +78,28 @@ def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     shared = [games[k] for k in last if k not in new]
     if public and shared:
         Game.objects.filter(id__in=shared, public=False).update(public=True)
-    # a new game is rated when it is rateable (nothing was rated of it before), with
-    # the entry the ratings would read back (records/rating_carry.py); a game stored
-    # before may have been rated, or hidden: the database says
-    rated = [r for r in created if _rateable(r)]
+    # the new public games go to the profiles' queue (ratings_touch queues the shared
+    # ones), and the rateable among them to the ratings' (nothing was rated of them
+    # before; a game stored before may have been rated, or hidden: the database
+    # says), each with what the drain would read back (records/rating_carry.py,
+    # records/profile_carry.py), placed once
+    counted = [r for r in created if r.game_values["public"]]
+    placed_games = {r.identity: placed(r, players) for r in counted}
+    rated = [r for r in counted if _rateable(r)]
     ratings_queue(
         games=[(games[r.identity], r.game_values["game"]) for r in rated],
         entries={
             games[r.identity]: entry_text(
-                r, players, upload.created_at, str(first[r.identity].record_values["date"] or "")
+                placed_games[r.identity],
+                upload.created_at,
+                str(first[r.identity].record_values["date"] or ""),
             )
             for r in rated
         },
     )
-    # the new games go to the profiles' queue too (ratings_touch queues the shared ones)
-    # with the rows the profiles would read back (records/profile_carry.py)
-    counted = [r for r in created if r.game_values["public"]]
     profiles_queue(
         game_ids=[games[r.identity] for r in counted],
-        rows={games[r.identity]: rows_text(r, players) for r in counted},
+        rows={games[r.identity]: rows_text(r, placed_games[r.identity]) for r in counted},
     )
     ratings_touch(game_ids=shared)
 
