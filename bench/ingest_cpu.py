@@ -127,10 +127,12 @@ class Meter:
 
 
 def _postmaster_pid() -> int:
+    """The postmaster's pid: the parent of this connection's backend (read while the
+    connection is open: its backend exits when it closes)."""
     with psycopg.connect(PG_SERVER) as conn:
         backend = int(conn.execute("SELECT pg_backend_pid()").fetchone()[0])  # type: ignore[index]
-    with open(f"/proc/{backend}/stat", "rb") as fh:
-        raw = fh.read()
+        with open(f"/proc/{backend}/stat", "rb") as fh:
+            raw = fh.read()
     return int(raw[raw.rindex(b")") + 2 :].split()[1])
 
 
