@@ -24,11 +24,10 @@ from replay import ENGINE_VERSION
 from replay.kgn.split import Span
 from replay.pipeline import (
     Checked,
-    deal_identity,
     game_status,
+    identities,
     raw_identity,
     record_comments,
-    record_identity,
 )
 
 logger = logging.getLogger(__name__)
@@ -129,7 +128,7 @@ def verdict_row(
     identity = deal = comments = ""
     if record is not None:
         try:
-            identity, deal = record_identity(record), deal_identity(record)
+            identity, deal = identities(record)
         except Exception:  # identity is a key for de-duplication, never a verdict
             logger.warning("record %s: no identity", checked.index, exc_info=True)
         comments = record_comments(record)

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from replay.errors import IllegalActionError, KgnError, NotationError
 from replay.kgn.reader import decode, read_records
 from replay.kgn.salvage import has_bad_text, salvage
-from replay.kgn.writer import write_record
+from replay.kgn.writer import move_texts, write_record
 from replay.load import load_record
 from replay.matches import MatchEntry, MatchVerdict, match_entry, match_verdicts
 from replay.record import GameRecord, RawRecord
+from replay.rules import AnyRules
 from replay.slots import slot_init
 from replay.verify import Status, Verdict, replay_verdict, rules_for
 
@@ -148,17 +149,7 @@ def raw_identity(text: str) -> str:
 def record_identity(record: GameRecord) -> str:
     """A game's identity for de-duplication: SHA-256 of its canonical setup and
     actions (tags such as Event or Date, comments and Result are not part of it)."""
-    rules = rules_for(record)
-    setup = rules.write_setup(record.setup)
-    parts = [
-        record.game,
-        ";".join(record.players),
-        str(record.first),
-        ",".join(f"{k}={v}" for k, v in record.variant),
-        *(f"{k}={setup[k]}" for k in sorted(setup)),
-        *(f"{a.seat}:{rules.write_move(a.move)}" for a in record.actions),
-    ]
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    return identities(record)[0]
 
 
 def deal_identity(record: GameRecord) -> str:
@@ -167,13 +158,38 @@ def deal_identity(record: GameRecord) -> str:
     the first seat, the options and the setup (Deal, Stock, Levels, ...), without the
     players and the actions."""
     rules = rules_for(record)
+    return _deal_hash(record, _setup_parts(record, rules))
+
+
+def identities(record: GameRecord) -> tuple[str, str]:
+    """:func:`record_identity` and :func:`deal_identity` at once (the setup written
+    once, the moves through the writer's table of move texts)."""
+    rules = rules_for(record)
+    setup = _setup_parts(record, rules)
+    seats = [a.seat for a in record.actions]
+    parts = [
+        record.game,
+        ";".join(record.players),
+        str(record.first),
+        ",".join(f"{k}={v}" for k, v in record.variant),
+        *setup,
+        *(f"{seat}:{text}" for seat, text in zip(seats, move_texts(record, rules), strict=True)),
+    ]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest(), _deal_hash(record, setup)
+
+
+def _setup_parts(record: GameRecord, rules: AnyRules) -> list[str]:
     setup = rules.write_setup(record.setup)
+    return [f"{k}={setup[k]}" for k in sorted(setup)]
+
+
+def _deal_hash(record: GameRecord, setup: list[str]) -> str:
     parts = [
         record.game,
         str(len(record.players)),
         str(record.first),
         ",".join(f"{k}={v}" for k, v in record.variant),
-        *(f"{k}={setup[k]}" for k in sorted(setup)),
+        *setup,
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 

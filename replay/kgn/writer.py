@@ -113,6 +113,24 @@ _TEXTS: dict[int, tuple[object, str]] = memo.table()
 _LETTERS = tuple(seat_letter(s) for s in range(26))
 
 
+def move_texts(record: GameRecord, rules: AnyRules) -> list[str]:
+    """Each action's move as canonical text, through the same table as
+    :func:`write_movetext` (a move the writer has just written is looked up)."""
+    texts = _TEXTS
+    get = texts.get
+    out = []
+    for action in record.actions:
+        move = action.move
+        known = get(id(move))
+        if known is not None and known[0] is move:
+            out.append(known[1])
+        else:
+            text = rules.write_move(move)
+            memo.remember(texts, id(move), (move, text))
+            out.append(text)
+    return out
+
+
 def write_movetext(
     record: GameRecord, rules: AnyRules, numbers: Sequence[int | None] | None = None
 ) -> list[str]:
