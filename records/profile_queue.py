@@ -26,10 +26,11 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from records.copy_rows import copy_values, is_postgresql
 from records.models import Seat
 from records.profile_carry import carried_rows
 from records.profile_models import ProfileChange, ProfileGame
@@ -49,18 +50,17 @@ BUSY_RETRY = 5
 def profiles_queue(*, game_ids: Iterable[int], rows: dict[int, str] | None = None) -> None:
     """Queue ``game_ids`` for the aggregates (call it in the changing transaction), with
     the rows the storage computed for new games (pk -> ``records.profile_carry.
-    rows_text``), and send ``update_profiles`` once it commits.  Cost: one insert."""
+    rows_text``), and send ``update_profiles`` once it commits.  Cost: one insert (COPY
+    on PostgreSQL)."""
     ids = sorted(set(game_ids))
     if not ids:
         return
     rows = rows or {}
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"INSERT INTO {ProfileChange._meta.db_table} (game_pk, created_at, rows) "
-                "SELECT unnest(%s::bigint[]), now(), unnest(%s::text[])",
-                [ids, [rows.get(g, "") for g in ids]],
-            )
+    if is_postgresql():
+        # COPY: a parameter array of the rows' texts is quoted value by value in Python
+        now = timezone.now()
+        queued = [(g, now, rows.get(g, "")) for g in ids]
+        copy_values(ProfileChange, ("game_pk", "created_at", "rows"), queued)
     else:
         ProfileChange.objects.bulk_create(
             [ProfileChange(game_pk=g, rows=rows.get(g, "")) for g in ids], batch_size=500
