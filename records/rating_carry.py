@@ -21,7 +21,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from records.models import GameStatus, seat_name
-from records.rating_order import Entry, Key, date_key, entry_of, merged_players
+from records.rating_order import Entry, Key, date_key, entry_from, merged_players
 from records.standings import Placing, seat_placings
 
 if TYPE_CHECKING:
@@ -89,12 +89,12 @@ def carried_entries(changes: Iterable[tuple[Any, int, str]]) -> dict[int, Entry 
     change carries an entry -> that entry (None: fewer than two sides, not rated).
     Cost: one query (the players merged away)."""
     decoded = {pk: json.loads(text) for pk, text in carried_texts(changes).items()}
-    placings = {pk: [Placing(*seat) for seat in value[2]] for pk, value in decoded.items()}
-    merged = merged_players(p.player_id for seats in placings.values() for p in seats)
+    merged = merged_players(seat[0] for value in decoded.values() for seat in value[2])
+    # each seat as written by entry_text: player id, name, seat, score, won, place, team
     return {
-        pk: entry_of(
+        pk: entry_from(
             Key(date.fromisoformat(value[0]), datetime.fromisoformat(value[1]), pk),
-            placings[pk],
+            [(p, name, seat, place, team, won) for p, name, seat, _, won, place, team in value[2]],
             merged,
         )
         for pk, value in decoded.items()

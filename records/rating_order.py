@@ -150,16 +150,33 @@ def game_entries(keys: dict[int, Key]) -> dict[int, Entry]:
 def entry_of(key: Key, placings: Iterable[Placing], merged: dict[int, int]) -> Entry | None:
     """A game's entry from its seats' placings (``merged``: players merged away -> the
     player they count as), or None when it has fewer than two sides."""
+    return entry_from(
+        key, ((p.player_id, p.name, p.seat, p.place, p.team, p.won) for p in placings), merged
+    )
+
+
+#: a seat's placing as plain values: player id, name, seat, place, team (None or ""
+#: outside team games), won
+PlacedSeat = tuple[int, str, int, int, str | None, bool]
+
+
+def entry_from(key: Key, seats: Iterable[PlacedSeat], merged: dict[int, int]) -> Entry | None:
+    """:func:`entry_of` from the placings' plain values (records/rating_carry.py decodes
+    them from JSON)."""
     seen: set[int] = set()
-    seats = []
-    for p in sorted(placings, key=lambda p: p.seat):
-        player = merged.get(p.player_id, p.player_id)
+    rated = []
+    for player_id, name, seat, place, team, won in sorted(seats, key=_seat_of):
+        player = merged.get(player_id, player_id)
         if player in seen:
             continue  # one player at two seats: rated once, at the first
         seen.add(player)
-        seats.append(Seated(player, p.seat, p.name[:100], p.place, p.team or "", p.won))
-    entry = Entry(key, tuple(seats))
+        rated.append(Seated(player, seat, name[:100], place, team or "", won))
+    entry = Entry(key, tuple(rated))
     return entry if len(entry.sides()) >= 2 else None
+
+
+def _seat_of(seat: PlacedSeat) -> int:
+    return seat[2]
 
 
 def merged_players(ids: Iterable[int]) -> dict[int, int]:
