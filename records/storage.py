@@ -133,20 +133,35 @@ def _tuples(model: type[Model], objs: Sequence[dict[str, Any]]) -> Iterator[tupl
     """Each dict of values (by attname) as a row of the model's columns (``_columns``),
     as Django would save it: a choice's value, JSON as jsonb, a missing value as the
     field's default."""
-    fields = _columns(model)
-    defaults = {f.attname: f.get_default() for f in fields}
-    jsons = {f.attname for f in fields if isinstance(f, JSONField)}
-    names = [f.attname for f in fields]
+    plan = _plan(model)
     for obj in objs:
+        get = obj.get
         row = []
-        for name in names:
-            value = obj[name] if name in obj else defaults[name]
-            if isinstance(value, enum.Enum):
-                value = value.value
-            elif name in jsons and value is not None:
-                value = Jsonb(value)
+        for name, default, kind in plan:
+            value = get(name, default)
+            if kind and value is not None:
+                if kind is _JSON:
+                    value = Jsonb(value)
+                elif isinstance(value, enum.Enum):
+                    value = value.value
             row.append(value)
         yield tuple(row)
+
+
+#: how ``_tuples`` converts a column's value: JSON, a choice (an enum's value), as it is
+_JSON, _CHOICE, _PLAIN = "json", "choice", ""
+
+
+def _plan(model: type[Model]) -> list[tuple[str, Any, str]]:
+    """Each column of ``_columns(model)``: its attname, its default, its conversion."""
+    return [
+        (
+            f.attname,
+            f.get_default(),
+            _JSON if isinstance(f, JSONField) else _CHOICE if f.choices else _PLAIN,
+        )
+        for f in _columns(model)
+    ]
 
 
 def _copy_dicts(model: type[Model], objs: Sequence[dict[str, Any]], table: str = "") -> None:
