@@ -149,7 +149,8 @@ def raw_identity(text: str) -> str:
 def record_identity(record: GameRecord) -> str:
     """A game's identity for de-duplication: SHA-256 of its canonical setup and
     actions (tags such as Event or Date, comments and Result are not part of it)."""
-    return identities(record)[0]
+    rules = rules_for(record)
+    return _game_hash(record, rules, _setup_parts(record, rules))
 
 
 def deal_identity(record: GameRecord) -> str:
@@ -166,6 +167,10 @@ def identities(record: GameRecord) -> tuple[str, str]:
     once, the moves through the writer's table of move texts)."""
     rules = rules_for(record)
     setup = _setup_parts(record, rules)
+    return _game_hash(record, rules, setup), _deal_hash(record, setup)
+
+
+def _game_hash(record: GameRecord, rules: AnyRules, setup: list[str]) -> str:
     seats = [a.seat for a in record.actions]
     parts = [
         record.game,
@@ -175,7 +180,7 @@ def identities(record: GameRecord) -> tuple[str, str]:
         *setup,
         *(f"{seat}:{text}" for seat, text in zip(seats, move_texts(record, rules), strict=True)),
     ]
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest(), _deal_hash(record, setup)
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
 def _setup_parts(record: GameRecord, rules: AnyRules) -> list[str]:
