@@ -18,7 +18,7 @@ from typing import TypeVar
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from records.models import Game, GameStatus, Player, RatingHistory, Record, Visibility
-from records.standings import Placing, game_results
+from records.standings import game_results
 
 #: games (or ids) per query when reading or replaying many
 CHUNK = 1000
@@ -141,18 +141,13 @@ def game_entries(keys: dict[int, Key]) -> dict[int, Entry]:
         results = game_results(Game.objects.filter(pk__in=chunk))
         merged = merged_players(p.player_id for r in results for p in r.placings)
         for result in results:
-            entry = entry_of(keys[result.pk], result.placings, merged)
+            placings = (
+                (p.player_id, p.name, p.seat, p.place, p.team, p.won) for p in result.placings
+            )
+            entry = entry_from(keys[result.pk], placings, merged)
             if entry is not None:
                 entries[result.pk] = entry
     return entries
-
-
-def entry_of(key: Key, placings: Iterable[Placing], merged: dict[int, int]) -> Entry | None:
-    """A game's entry from its seats' placings (``merged``: players merged away -> the
-    player they count as), or None when it has fewer than two sides."""
-    return entry_from(
-        key, ((p.player_id, p.name, p.seat, p.place, p.team, p.won) for p in placings), merged
-    )
 
 
 #: a seat's placing as plain values: player id, name, seat, place, team (None or ""
@@ -161,8 +156,10 @@ PlacedSeat = tuple[int, str, int, int, str | None, bool]
 
 
 def entry_from(key: Key, seats: Iterable[PlacedSeat], merged: dict[int, int]) -> Entry | None:
-    """:func:`entry_of` from the placings' plain values (records/rating_carry.py decodes
-    them from JSON)."""
+    """A game's entry from its seats' placings as plain values (``merged``: players
+    merged away -> the player they count as), or None when it has fewer than two
+    sides.  The placings come from the standings (``game_entries``) or from the JSON a
+    new game carries (records/rating_carry.py)."""
     seen: set[int] = set()
     rated = []
     for player_id, name, seat, place, team, won in sorted(seats, key=_seat_of):
