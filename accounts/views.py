@@ -20,7 +20,6 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.deletion import AccountBusy, AccountDeleted, account_delete
 from accounts.forms import AccountDeleteForm, ApiTokenForm, SignUpForm
 from accounts.models import ApiToken
 from accounts.throttle import (
@@ -30,6 +29,7 @@ from accounts.throttle import (
     login_wait,
     signup_limit,
 )
+from records.removal import AccountBusy, AccountDeleted, account_delete
 
 SIGNUP_TEMPLATE = "accounts/signup.html"
 TOKENS_TEMPLATE = "accounts/tokens.html"
@@ -163,7 +163,7 @@ def account_delete_view(request: HttpRequest) -> HttpResponse:
         else:
             logout(request)
             messages.success(request, _deleted_words(done))
-            return redirect("records:home")
+            return redirect("search:home")
     elif request.method == "POST":
         status = 400
     context = {

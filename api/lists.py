@@ -27,7 +27,7 @@ from rest_framework.views import APIView
 
 from api.pagination import CursorPagination, walk
 from api.renderers import KGN_MEDIA_TYPE, KgnRenderer
-from records.exports import games_kgn
+from search.exports import games_kgn
 
 NDJSON_MEDIA_TYPE = "application/x-ndjson"
 _HTML = [BrowsableAPIRenderer] if settings.DEBUG else []

@@ -6,7 +6,7 @@ the order's keys, so a page is one indexed query however deep it is, and rows st
 meanwhile neither shift nor repeat the pages (lichess and GitHub page the same way).
 
 A key that may be NULL must say where its NULLs sort (``F(...).desc(nulls_last=True)``,
-as ``records.search.SORTS`` does); a plain ``"-field"`` is taken to be NOT NULL.
+as ``search.selectors.SORTS`` does); a plain ``"-field"`` is taken to be NOT NULL.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """API views for events (standings), matches (scoresheets) and players (profiles and
-their games): thin views over records.standings, records.matches and
-records.playerstats, the selectors the pages use."""
+their games): thin views over events.standings, events.matches and
+players.selectors, the selectors the pages use."""
 
 from __future__ import annotations
 
@@ -24,21 +24,21 @@ from api.people_serializers import (
     PlayerListOutput,
     ScoresheetOutput,
 )
-from api.schema import _ERRORS, _STR, _THROTTLED, _path, _query
+from api.schema import _ERRORS, _STR, _THROTTLED, GAME_FILTERS, _path, _query
 from api.serializers import GameListOutput
-from api.views import GAME_FILTERS
-from records.matches import match_list, match_sheet
-from records.models import Game, Player, Seat
-from records.playerstats import player_games, player_get, player_list, player_name, player_profile
-from records.search import game_list
-from records.selectors import with_labels
-from records.standings import (
+from events.matches import match_list, match_sheet
+from events.standings import (
     event_games,
     event_get,
     event_list,
     event_standings,
     event_summaries,
 )
+from players.aggregated_profile import player_profile
+from players.selectors import player_games, player_get, player_list, player_name
+from records.models import Game, Player, Seat
+from records.selectors import with_labels
+from search.selectors import game_list
 
 _LIST_ERRORS = {(400, "application/json"): _ERRORS[400], (429, "application/json"): _THROTTLED[429]}
 _ONE_ERRORS = {404: _ERRORS[404], **_THROTTLED}

@@ -1,6 +1,6 @@
 """Output serializers for events (standings), matches (scoresheets) and players
-(profiles).  They read the dataclasses of records.standings, records.matches and
-records.playerstats attribute by attribute: the pages and the API show the same
+(profiles).  They read the dataclasses of events.standings, events.matches and
+players.selectors attribute by attribute: the pages and the API show the same
 numbers from the same code."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.serializers import _absolute, game_api_url
-from records.matches import NO_EVENT
-from records.playerstats import shown_name
+from events.matches import NO_EVENT
+from players.selectors import shown_name
 
 
 def _url(context: dict[str, Any], name: str, **kwargs: Any) -> str:
@@ -29,7 +29,7 @@ class KindOutput(serializers.Serializer[Any]):
 
 
 class EventListOutput(serializers.Serializer[Any]):
-    """An event as the lists show it (``records.standings.EventSummary``), over the
+    """An event as the lists show it (``events.standings.EventSummary``), over the
     games the caller may see."""
 
     id = serializers.IntegerField(source="event.pk")
@@ -184,7 +184,7 @@ class TeamOutput(serializers.Serializer[Any]):
 
 
 class ScoresheetOutput(serializers.Serializer[Any]):
-    """A match's scoresheet (records.matches.Scoresheet): one row per round."""
+    """A match's scoresheet (events.matches.Scoresheet): one row per round."""
 
     event_id = serializers.IntegerField(source="event.pk", allow_null=True, default=None)
     event = serializers.CharField(source="event.name", allow_null=True, default=None)
@@ -273,7 +273,7 @@ class PartnerOutput(serializers.Serializer[Any]):
 
 
 class PlayerDetailOutput(serializers.Serializer[Any]):
-    """A player's profile over the games you may see (records.playerstats.Profile)."""
+    """A player's profile over the games you may see (players.selectors.Profile)."""
 
     id = serializers.IntegerField(source="player.pk")
     name = serializers.SerializerMethodField()

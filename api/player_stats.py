@@ -1,6 +1,6 @@
 """API views for a player's stats (streaks, best and worst games), head to head against
-another player, and rating history: thin views over records.playerform,
-records.versus and records.ratingstats, the code the player pages use."""
+another player, and rating history: thin views over players.form,
+players.versus and ratings.leaderboards, the code the player pages use."""
 
 from __future__ import annotations
 
@@ -15,15 +15,14 @@ from rest_framework.views import APIView
 
 from api.lists import GamesListApi, kgn_response, ndjson_response
 from api.people import _LIST_ERRORS, _ONE_ERRORS, _REDIRECT, _games, visible_player
-from api.schema import _ERRORS, _STR, _query
+from api.schema import _ERRORS, _STR, GAME_FILTERS, _query
 from api.serializers import GameListOutput
 from api.stats_serializers import PlayerFormOutput, PlayerRatingsOutput, VersusOutput
-from api.views import GAME_FILTERS
+from players.form import player_form
+from players.selectors import player_get, player_name, visible_name
+from players.versus import player_versus
+from ratings.leaderboards import game_title, player_ratings, rating_history
 from records.models import Game, Player, Seat
-from records.playerform import player_form
-from records.playerstats import player_get, player_name, visible_name
-from records.ratingstats import game_title, player_ratings, rating_history
-from records.versus import player_versus
 from replay import registry
 
 

@@ -1,5 +1,5 @@
 """API views for ratings: the rated game ids with how fresh each is, a leaderboard per
-game id and the partnerships of team games.  Thin views over records.ratingstats; the
+game id and the partnerships of team games.  Thin views over ratings.leaderboards; the
 rating tables hold only what public games give, so every caller sees the same."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from api.lists import ListApi, ndjson_response
 from api.params import whole_number
 from api.schema import _ERRORS, _INT, _STR, _THROTTLED, _query
 from api.stats_serializers import BoardOutput, BoardRowOutput, PartnershipOutput
-from records.ratingstats import (
+from ratings.leaderboards import (
     PARTNER_ORDERS,
     board_rank,
     board_rows,

@@ -1,5 +1,5 @@
 """GET /api/games/{id}/steps/: a replay step by step, as a perspective saw it — the
-data the replay page draws (records.replay_page), for bots and other viewers."""
+data the replay page draws (viewer.perspectives), for bots and other viewers."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from rest_framework.views import APIView
 
 from api.params import whole_number
 from api.schema import _ERRORS, _INT, _STR, _THROTTLED, _query
-from records import replay_page
 from records.selectors import game_get, game_record, game_steps
 from replay import registry
+from viewer.perspectives import move_list, perspectives, pick_perspective, viewed_tables
 
 _STEP = inline_serializer(
     "ReplayStep",
@@ -75,14 +75,12 @@ class GameStepsApi(APIView):
         steps = game_steps(record=record)
         rules = registry.get(game.game)
         params = request.query_params
-        perspective = replay_page.pick_perspective(
-            rules, params.get("view"), players=game.num_players
-        )
+        perspective = pick_perspective(rules, params.get("view"), players=game.num_players)
         last = max(len(steps) - 1, 0)
         start = min(whole_number(params, "from", default=0), last)
         end = min(whole_number(params, "to", default=last), last)
-        tables = replay_page.viewed_tables(rules, steps, perspective)
-        moves = {m["step"]: m for m in replay_page.move_list(rules, steps, tables, perspective)}
+        tables = viewed_tables(rules, steps, perspective)
+        moves = {m["step"]: m for m in move_list(rules, steps, tables, perspective)}
         out: list[dict[str, Any]] = []
         for step in steps[start : end + 1]:
             move = moves.get(step.index, {})
@@ -96,7 +94,7 @@ class GameStepsApi(APIView):
                     "table": tables[step.index],
                 }
             )
-        choices = replay_page.perspectives(rules, players=game.num_players)
+        choices = perspectives(rules, players=game.num_players)
         return Response(
             {
                 "game": game.pk,

@@ -221,7 +221,7 @@ class _Row:
 def record_row_data(row: dict[str, Any]) -> dict[str, Any]:
     """``RecordOutput(record).data`` written directly from a row of
     ``records.selectors.game_rows`` (a model serializer builds its fields anew for every
-    object; tests/web/test_web_cache.py checks both agree)."""
+    object; tests/viewer/test_viewer_cache.py checks both agree)."""
     return {
         "id": row["id"],
         "upload": row["upload_id"],

@@ -1,4 +1,4 @@
-"""Stats endpoints: thin views over records/stats.py."""
+"""Stats endpoints: thin views over search/stats.py."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.schema import _ERRORS, _THROTTLED
-from records.search import OPTION_PREFIX
 from records.selectors import game_counts
-from records.stats import game_stats
 from replay import registry
+from search.selectors import OPTION_PREFIX
+from search.stats import game_stats
 
 _SEAT = inline_serializer(
     "SeatRate",

@@ -1,6 +1,6 @@
 """Output serializers for a player's stats (streaks, best and worst games), head-to-head
 records and ratings (histories, leaderboards, partnerships).  They read the dataclasses
-and rows of records.playerform, records.versus and records.ratingstats attribute by
+and rows of players.form, players.versus and ratings.leaderboards attribute by
 attribute: the pages and the API show the same numbers from the same code."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class GameFormOutput(serializers.Serializer[Any]):
 
 
 class PlayerFormOutput(serializers.Serializer[Any]):
-    """A player's streaks and best and worst games (records.playerform.PlayerForm)."""
+    """A player's streaks and best and worst games (players.form.PlayerForm)."""
 
     id = serializers.IntegerField(source="player_id")
     name = serializers.SerializerMethodField()
@@ -116,7 +116,7 @@ class PlayerRefOutput(serializers.Serializer[Any]):
 
 
 class VersusOutput(serializers.Serializer[Any]):
-    """Head to head (records.versus.Versus) over the games you may see."""
+    """Head to head (players.versus.Versus) over the games you may see."""
 
     a = serializers.SerializerMethodField()
     b = serializers.SerializerMethodField()
@@ -182,7 +182,7 @@ class PlayerRatingsOutput(serializers.Serializer[Any]):
 
 
 class BoardOutput(serializers.Serializer[Any]):
-    """A rated game id and how fresh its ratings are (records.ratingstats.Board)."""
+    """A rated game id and how fresh its ratings are (ratings.leaderboards.Board)."""
 
     game = serializers.CharField()
     title = serializers.CharField()
@@ -224,7 +224,7 @@ class MemberOutput(serializers.Serializer[Any]):
 
 
 class PartnershipOutput(serializers.Serializer[Any]):
-    """Players who sat on one side of rated team games (records.ratingstats)."""
+    """Players who sat on one side of rated team games (ratings.leaderboards)."""
 
     members = MemberOutput(many=True)
     size = serializers.IntegerField(source="partnership.size")

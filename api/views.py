@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 from api.lists import GamesListApi, ListApi, kgn_response, many, ndjson_response
 from api.params import whole_number
 from api.renderers import KGN_MEDIA_TYPE, KgnRenderer
-from api.schema import _ERRORS, _INT, _STR, _THROTTLED, _query
+from api.schema import _COUNT, _ERRORS, _INT, _STR, _THROTTLED, GAME_FILTERS, _query
 from api.serializers import (
     ErrorOutput,
     GameDetailOutput,
@@ -34,8 +34,6 @@ from api.serializers import (
 from records.models import GameStatus, Record
 from records.quota import QuotaExceeded, quota_check
 from records.removal import UploadBusy, upload_delete
-from records.replay_cache import record_actions
-from records.search import PLAYER_MODES, SORTS
 from records.selectors import (
     game_list,
     game_rows,
@@ -46,45 +44,10 @@ from records.selectors import (
     with_labels,
 )
 from records.services import event_pick, upload_create
-from replay import registry
+from viewer.cache import record_actions
 
 _HTML = [BrowsableAPIRenderer] if settings.DEBUG else []
 
-_COUNT = {"type": "integer", "minimum": 0}
-#: every filter of the search page (records.search.game_list), as docs/api.md lists them
-GAME_FILTERS = [
-    _query("game", _STR, "game id: " + ", ".join(registry.KNOWN_GAMES)),
-    _query(
-        "player",
-        _STR,
-        "a player name, matched as its player identity; several comma-separated names",
-    ),
-    _query(
-        "player_mode",
-        _STR,
-        "with several players: all of them in the same game (default) or any of them",
-        enum=list(PLAYER_MODES),
-    ),
-    _query("winner", _STR, "a player name: games that player won"),
-    _query("event", _STR, "event name (whole name, case-insensitive)"),
-    _query("match", _STR, "a Match tag (case-insensitive)"),
-    *(
-        _query(
-            name,
-            _STR,
-            f"{side} bound on the Date tag: YYYY, YYYY.MM or YYYY.MM.DD (dots or dashes)",
-            pattern=r"^\d{4}([.-](\d{2}|\?\?))?([.-](\d{2}|\?\?))?$",
-        )
-        for name, side in (("date_from", "lower"), ("date_to", "upper"))
-    ),
-    _query("status", _STR, "the game's status", enum=list(GameStatus.values)),
-    _query("players", _INT, "number of seats"),
-    _query("actions_min", _INT, "at least this many actions"),
-    _query("actions_max", _INT, "at most this many actions"),
-    _query("deal", _STR, "a deal key (a game's `deal`): games dealt alike"),
-    _query("q", _STR, "text over events, sites, comments and players"),
-    _query("sort", _STR, "order (default newest first)", enum=list(SORTS)),
-]
 GAME_LIST_TEXT = """Games you may see, each once however many records hold it, in a total
 order (stable pages).  The filters are those of the search page (/games/); a bad value is
 a 400 naming the parameter.

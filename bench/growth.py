@@ -5,7 +5,7 @@ on both); the 1M runs' plans (EXPLAIN ANALYZE, BUFFERS) are printed.
 
 The queries are what the API and the search page run, with an anonymous viewer:
 
-- ``records.search.game_list`` with a filter, labelled (``records.selectors.with_labels``)
+- ``search.selectors.game_list`` with a filter, labelled (``records.selectors.with_labels``)
   and cut to the API's first cursor page in the default order (newest first): the
   ``PAGE_SIZE`` + 1 rows ``api.pagination.CursorPagination`` reads.  Filters: the
   10th most active player (``player=``); the 10th largest event (``event=``); one game
@@ -14,7 +14,7 @@ The queries are what the API and the search page run, with an anonymous viewer:
   too, for the notes); a fact bound (``game=escalation-pierce&fact.pile_takes.min=``, the
   pool's 90th percentile).  The count the HTML page's paginator adds is timed once and
   reported in the notes (not a target: the API pages by cursor and counts nothing).
-- ``records.playerstats.player_profile`` of the 10th most active player.
+- ``players.selectors.player_profile`` of the 10th most active player.
 
 The archives (``kibitz_bench_growth_10k`` and ``kibitz_bench_growth_1m``), how they are
 made:
@@ -209,9 +209,9 @@ def _query(name: str, subjects: dict[str, Any]) -> Callable[[], int]:
     from django.contrib.auth.models import AnonymousUser
 
     from api.pagination import PAGE_SIZE
-    from records.playerstats import player_profile
-    from records.search import game_list
+    from players.aggregated_profile import player_profile
     from records.selectors import with_labels
+    from search.selectors import game_list
 
     viewer = AnonymousUser()
     if name == "player stats":
@@ -230,7 +230,7 @@ def _count(name: str, subjects: dict[str, Any]) -> tuple[int, float]:
     """What the HTML search page's paginator adds: the count of the whole result."""
     from django.contrib.auth.models import AnonymousUser
 
-    from records.search import game_list
+    from search.selectors import game_list
 
     start = time.perf_counter()
     n = game_list(user=AnonymousUser(), filters=_filters(subjects)[name]).count()

@@ -108,10 +108,10 @@ class Copier:
         ],
         "records_seat": ("id", "game_id", "seat", "letter", "player_id", "score", "won"),
         "records_fact": ("id", "game_id", "name", "number", "text", "player_id"),
-        # the profiles' aggregates (records/profiles.py), as the ingest's hook keeps them
-        "records_profilegame": ("id", *PROFILE_GAME),
-        "records_profilekind": ("id", "player_id", "kind", *KIND_FIELDS),
-        "records_profilepair": ("id", "key", "player_id", "other_id", *PAIR_FIELDS),
+        # the profiles' aggregates (players/aggregates.py), as the ingest's hook keeps them
+        "players_profilegame": ("id", *PROFILE_GAME),
+        "players_profilekind": ("id", "player_id", "kind", *KIND_FIELDS),
+        "players_profilepair": ("id", "key", "player_id", "other_id", *PAIR_FIELDS),
     }
     FLUSH = 1 << 20
 

@@ -73,8 +73,8 @@ def _pool(pool: tuple[tuple[str, str, int], ...]) -> None:
     from django.contrib.auth import get_user_model
     from django.core.files.base import ContentFile
 
+    from players.aggregate_queue import profiles_drain
     from records.ingest import upload_verify
-    from records.profile_queue import profiles_drain
     from records.services import event_pick, upload_create
     from replay.generate import generate_matches, generate_records
     from replay.kgn import write_records
@@ -116,10 +116,10 @@ def _templates() -> dict[str, list[dict[str, Any]]]:
 
 
 def _pool_results(by_kind: dict[str, list[dict[str, Any]]]) -> dict[int, Any]:
-    """The pool games' rows as the profiles count them (records.profiles.rows_of), by
+    """The pool games' rows as the profiles count them (players.aggregates.rows_of), by
     game id: what a derived game copies, its players replaced."""
+    from players.aggregates import rows_of
     from records.models import Game
-    from records.profiles import rows_of
 
     ids = [t["id"] for templates in by_kind.values() for t in templates]
     return rows_of(Game.objects.filter(pk__in=ids))

@@ -1,8 +1,8 @@
-"""The growth archive's profile aggregates (records/profile_models.py): what the ingest's
-hook (``records.profiles.profiles_touch``) would have written for the derived games,
+"""The growth archive's profile aggregates (players/models.py): what the ingest's
+hook (``players.aggregates.profiles_touch``) would have written for the derived games,
 computed as they are made (each derived game's rows are its pool game's, its players
 replaced) and bulk-loaded with the rest.  tests/bench/test_growth.py checks them against
-``records.profiles.profiles_rebuild``."""
+``players.aggregates.profiles_rebuild``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 #: the columns of the three tables after their id (ProfileKind's: player, kind, then these);
 #: written out, for this module is imported outside Django too (bench.growth reads the
-#: data version); tests/bench/test_growth.py checks them against records.profiles
+#: data version); tests/bench/test_growth.py checks them against players.aggregates
 PROFILE_GAME = (
     "player_id",
     "game_id",
@@ -64,7 +64,7 @@ class Profiles:
     they come, the sums written at the end (:meth:`write`)."""
 
     def __init__(self, ids: dict[str, int], pool: dict[int, list[Any]]) -> None:
-        self.ids = {t: ids[t] for t in ids if t.startswith("records_profile")}
+        self.ids = {t: ids[t] for t in ids if t.startswith("players_profile")}
         self.pool = pool
         self.kinds: dict[tuple[int, str], Any] = {}  # KindSums
         self.pairs: dict[tuple[int, int], Any] = {}  # PairSums
@@ -83,8 +83,8 @@ class Profiles:
         players_text: str,
     ) -> None:
         """A derived public game: its rows (ProfileGame) and what they add to the sums."""
+        from players.aggregates import Row, add_rows
         from records.models import seat_name
-        from records.profiles import Row, add_rows
 
         rows = self.pool.get(template["id"], [])
         position = {s["seat"]: k for k, s in enumerate(template["seats"])}
@@ -111,28 +111,28 @@ class Profiles:
         ]
         for r in derived:
             copier.row(
-                "records_profilegame",
-                (self._id("records_profilegame"), *(getattr(r, f) for f in PROFILE_GAME)),
+                "players_profilegame",
+                (self._id("players_profilegame"), *(getattr(r, f) for f in PROFILE_GAME)),
             )
         add_rows(derived, 1, self.kinds, self.pairs)
 
     def write(self, copier: Any) -> None:
         """The sums: one ProfileKind per player and game id, one ProfilePair per pair."""
-        from records.profile_models import pair_key
+        from players.models import pair_key
 
         for (player, kind), k in sorted(self.kinds.items()):
             values = [getattr(k, f) for f in KIND_FIELDS]
             values[-2:] = [json.dumps(k.places), json.dumps(k.sizes)]
             copier.row(
-                "records_profilekind", (self._id("records_profilekind"), player, kind, *values)
+                "players_profilekind", (self._id("players_profilekind"), player, kind, *values)
             )
         for (player, other), s in sorted(self.pairs.items()):
             rival = s.rival_named or (None, None, "")
             partner = s.partner_named or (None, None, "")
             copier.row(
-                "records_profilepair",
+                "players_profilepair",
                 (
-                    self._id("records_profilepair"),
+                    self._id("players_profilepair"),
                     pair_key(player, other),
                     player,
                     other,

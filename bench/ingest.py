@@ -87,7 +87,7 @@ WEB_TIMEOUT = 300
 #: the upload limit for the benchmark's files (the default, 50 MB, is below 69 MB)
 UPLOAD_MAX_BYTES = 256 * 1024 * 1024
 #: the queues the ingest's derived work drains (the meter runs until both are empty)
-QUEUES = ("records_ratingchange", "records_profilechange")
+QUEUES = ("ratings_ratingchange", "players_profilechange")
 #: seconds to wait for the derived work after the last verdict
 CATCH_UP_TIMEOUT = 900
 #: seconds between polls of the upload's progress (the API)
@@ -310,7 +310,7 @@ class Stack:
 
 def _flush_redis() -> None:
     """Empty the benchmark's broker and cache dbs: messages a stopped stack left, and
-    its "task sent" marks (records/send_once.py), which would hold back the next
+    its "task sent" marks (lib/send_once.py), which would hold back the next
     stack's drain tasks until they expire."""
     import redis
 

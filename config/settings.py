@@ -111,6 +111,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "records",
+    "players",
+    "ratings",
+    "events",
+    "search",
+    "viewer",
     "api",
     "accounts",
 ]
@@ -265,7 +270,7 @@ if CACHE_URL:
             "LOCATION": CACHE_URL,
         }
     }
-#: seconds a game page's cached replay and HTML are kept (records/replay_cache.py: keys
+#: seconds a game page's cached replay and HTML are kept (viewer/cache.py: keys
 #: name one value forever, so this only bounds the cache's size, never staleness)
 KIBITZ_REPLAY_CACHE_SECONDS = env_int("KIBITZ_REPLAY_CACHE_SECONDS", 24 * 3600, minimum=1)
 #: bytes of those values each web process also keeps itself (0: none)
@@ -393,7 +398,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE = {
     "sweep-uploads": {"task": "records.tasks.sweep_uploads", "schedule": 60.0},
-    "sweep-ratings": {"task": "records.tasks.sweep_ratings", "schedule": 60.0},
+    "sweep-ratings": {"task": "ratings.tasks.sweep_ratings", "schedule": 60.0},
+    "sweep-profiles": {"task": "players.tasks.sweep_profiles", "schedule": 60.0},
 }
 
 # --- logging -------------------------------------------------------------------------

@@ -1,19 +1,15 @@
-"""Admin pages for the archive (staff see every upload, public or private).
-
-Staff merge player aliases here: select the names that are one person and run
-"Merge into one player" (``records.players.player_merge``).
-"""
+"""Admin pages for the archive (staff see every upload, public or private), and the
+takedown actions on games.  Players (and merging them) are in players/admin.py."""
 
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
-from records.models import Event, Game, Player, Record, Reverify, ReverifyChange, Seat, Upload
-from records.players import player_merge
+from records.models import Event, Game, Record, Reverify, ReverifyChange, Seat, Upload
 from records.takedown import games_hide, games_unhide
 
 
@@ -22,52 +18,6 @@ class EventAdmin(admin.ModelAdmin):
     list_display = ["name", "owner", "created_at"]
     search_fields = ["name", "owner__username"]
     raw_id_fields = ["owner"]
-
-
-class MergeForm(forms.Form):
-    target = forms.ModelChoiceField(queryset=Player.objects.none(), label="Keep as")
-
-    def __init__(self, *args: object, players: QuerySet[Player], **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["target"].queryset = players  # type: ignore[attr-defined]
-
-
-@admin.action(description="Merge into one player")
-def merge_players(
-    modeladmin: PlayerAdmin, request: HttpRequest, queryset: QuerySet[Player]
-) -> HttpResponse | None:
-    players = queryset.filter(merged_into__isnull=True)
-    if players.count() < 2:
-        modeladmin.message_user(request, "Pick at least two players to merge.", messages.ERROR)
-        return None
-    if "apply" in request.POST:
-        form = MergeForm(request.POST, players=players)
-        if form.is_valid():
-            target = form.cleaned_data["target"]
-            moved = sum(player_merge(source=p, target=target).seats for p in players if p != target)
-            modeladmin.message_user(
-                request, f"Merged {players.count() - 1} name(s) into {target}: {moved} seats moved."
-            )
-            return None
-    else:
-        form = MergeForm(players=players)
-    context = {
-        **modeladmin.admin_site.each_context(request),
-        "title": "Merge players",
-        "form": form,
-        "players": players,
-        "action": "merge_players",
-        "opts": modeladmin.model._meta,
-    }
-    return TemplateResponse(request, "admin/records/merge_players.html", context)
-
-
-@admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "key", "merged_into"]
-    search_fields = ["name", "key"]
-    raw_id_fields = ["merged_into"]
-    actions = [merge_players]
 
 
 @admin.register(Upload)

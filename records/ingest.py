@@ -31,6 +31,7 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from lib.pg_analyze import analyze_grown
 from records.models import (
     Batch,
     BatchStatus,
@@ -42,7 +43,6 @@ from records.models import (
     UploadStatus,
 )
 from records.storage import VerdictRow, games_refresh, mark_duplicates, store_rows, verdict_row
-from records.table_stats import analyze_grown
 from records.unpack import UnpackError, unpack
 from replay import memo
 from replay.kgn.reader import decode, read_records

@@ -1,5 +1,5 @@
 """Reads from the archive.  Every query starts from ``visible_to(user)``.  The game
-search (``game_list`` and its filters) is in records/search.py."""
+search (``game_list`` and its filters) is in search/selectors.py."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from django.db.models import (
 from django.http import Http404
 from django.utils import timezone
 
-from records.compiled import CompiledValues
+from lib.compiled_queries import CompiledValues
 from records.models import (
     Batch,
     BatchStatus,
@@ -34,7 +34,6 @@ from records.models import (
     Upload,
     UploadStatus,
 )
-from records.search import first_visible, game_list
 from replay import registry
 from replay.errors import KgnError
 from replay.load import parse
@@ -172,7 +171,7 @@ def game_with_records(*, user: Any, pk: int | str, dealt_alike: bool = False) ->
     order, each with its player) prefetched; the records oldest upload first, with
     upload and event, ``game`` set to the one game; with ``dealt_alike``, whether
     ``same_deal`` has games to show.  One query, compiled once per process
-    (records/compiled.py).  Http404 when the game is missing, not visible, or has no
+    (lib/compiled_queries.py).  Http404 when the game is missing, not visible, or has no
     record ``user`` may see (as the game page always answered)."""
     rows = game_rows(user=user, pk=pk, dealt_alike=dealt_alike)
     first = rows[0]
@@ -330,7 +329,13 @@ def upload_records(
 
 def game_counts(*, user: Any) -> QuerySet[Game]:
     """Games per game id that ``user`` may see: rows of ``{"game", "n"}`` by game id."""
-    return game_list(user=user).order_by().values("game").annotate(n=Count("id")).order_by("game")
+    return (
+        Game.objects.visible_to(user)
+        .order_by()
+        .values("game")
+        .annotate(n=Count("id"))
+        .order_by("game")
+    )
 
 
 def upload_list(*, user: Any, mine: bool = False) -> QuerySet[Upload]:
@@ -395,7 +400,7 @@ def same_deal(*, user: Any, game: Game, dealt_alike: bool | None = None) -> list
     seats, first seat, options and setup), ``game`` first, then the others oldest
     first; with seats and players.  Empty when no other game shares the deal (known
     without a query when ``dealt_alike`` is False: ``game_with_records`` tells).  Cost:
-    one query (compiled once, records/compiled.py), and when there are such games two
+    one query (compiled once, lib/compiled_queries.py), and when there are such games two
     more (them and their seats)."""
     if not game.deal or dealt_alike is False:
         return []
@@ -410,3 +415,11 @@ def same_deal(*, user: Any, game: Game, dealt_alike: bool | None = None) -> list
         .prefetch_related(_seats_with_players())
     )
     return [game, *games] if games else []
+
+
+def first_visible(user: Any) -> QuerySet[Record]:
+    """The records of the outer game ``user`` may see, first upload first: the one a
+    list shows (its event and date)."""
+    return (
+        Record.objects.visible_to(user).filter(game=OuterRef("pk")).order_by("upload_id", "index")
+    )

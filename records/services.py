@@ -20,6 +20,7 @@ from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import transaction
 
+from lib.celery_send import send_on_commit, task_name
 from records.ingest import file_limits, upload_sweep, upload_verify
 from records.models import Event, Upload, UploadStatus, Visibility
 from records.unpack import GZIP_MAGIC, ZIP_MAGIC, human_bytes
@@ -28,6 +29,9 @@ from replay.kgn.split import LimitError, lines_of, split
 __all__ = ["event_pick", "import_paths", "upload_create", "upload_sweep", "upload_verify"]
 
 logger = logging.getLogger(__name__)
+
+#: the task that scans a stored upload (records/tasks.py)
+VERIFY_UPLOAD = task_name("records.tasks.verify_upload")
 
 
 def _file_size(file: File) -> int | None:
@@ -112,8 +116,7 @@ def upload_create(
         with transaction.atomic():
             upload.save()
             if enqueue:
-                upload_id = upload.pk
-                transaction.on_commit(lambda: _enqueue_verify(upload_id), robust=True)
+                send_on_commit(VERIFY_UPLOAD, (upload.pk,))
     except BaseException:
         upload.file.delete(save=False)  # never leave a stored file without its row
         raise
@@ -152,12 +155,6 @@ def _read_checked(file: File, *, limit: int, too_big: ValidationError) -> tuple[
     except LimitError as exc:
         raise ValidationError(str(exc), code="over_limit") from None
     return digest, size
-
-
-def _enqueue_verify(upload_id: int) -> None:
-    from records.tasks import verify_upload  # tasks import this module
-
-    verify_upload.delay(upload_id)
 
 
 # --- bulk import ---------------------------------------------------------------------

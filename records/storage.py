@@ -18,14 +18,11 @@ from django.db import connection, transaction
 from django.db.models import Exists, Field, JSONField, Model, OuterRef, Q
 from psycopg.types.json import Jsonb
 
+from lib.pg_copy import copy_rows, copy_values
 from records import facts
-from records.copy_rows import copy_rows, copy_values
-from records.models import Fact, Game, GameStatus, Record, Seat, Upload, Visibility
-from records.players import player_ids
-from records.profile_carry import rows_text
-from records.profile_queue import profiles_queue
-from records.rating_carry import entry_text, placed
-from records.ratings import ratings_queue, ratings_touch
+from records.changes import NewGame, games_changed
+from records.identity import player_ids
+from records.models import Fact, Game, Record, Seat, Upload, Visibility
 from records.verdict_rows import VerdictRow, verdict_row
 
 __all__ = [
@@ -60,7 +57,7 @@ def store_rows(upload: Upload, rows: Sequence[VerdictRow]) -> None:
 def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     public = upload.visibility == Visibility.PUBLIC
     last = {r.identity: r for r in rows}  # a game met twice: its last record's
-    first: dict[str, VerdictRow] = {}  # ... and its first record (the rating key's)
+    first: dict[str, VerdictRow] = {}  # ... and its first record (its Date tag)
     for r in rows:
         first.setdefault(r.identity, r)
     for r in last.values():
@@ -78,38 +75,23 @@ def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     shared = [games[k] for k in last if k not in new]
     if public and shared:
         Game.objects.filter(id__in=shared, public=False).update(public=True)
-    # the new public games go to the profiles' queue (ratings_touch queues the shared
-    # ones), and the rateable among them to the ratings' (nothing was rated of them
-    # before; a game stored before may have been rated, or hidden: the database
-    # says), each with what the drain would read back (records/rating_carry.py,
-    # records/profile_carry.py), placed once
-    counted = [r for r in created if r.game_values["public"]]
-    placed_games = {r.identity: placed(r, players) for r in counted}
-    rated = [r for r in counted if _rateable(r)]
-    ratings_queue(
-        games=[(games[r.identity], r.game_values["game"]) for r in rated],
-        entries={
-            games[r.identity]: entry_text(
-                placed_games[r.identity],
-                upload.created_at,
-                str(first[r.identity].record_values["date"] or ""),
+    # the change feed: the new games with what the storage holds of them (consumers
+    # queue what they need without reading them back), and the shared ones by id
+    games_changed(
+        game_ids=shared,
+        new=[
+            NewGame(
+                pk=games[r.identity],
+                kind=r.game_values["game"],
+                created_at=r.game_values["created_at"],
+                public=public,
+                uploaded=upload.created_at,
+                date_tag=str(first[r.identity].record_values["date"] or ""),
+                row=r,
+                players=players,
             )
-            for r in rated
-        },
-    )
-    profiles_queue(
-        game_ids=[games[r.identity] for r in counted],
-        rows={games[r.identity]: rows_text(r, placed_games[r.identity]) for r in counted},
-    )
-    ratings_touch(game_ids=shared)
-
-
-def _rateable(row: VerdictRow) -> bool:
-    """Whether a new game is rated (``records.rating_order.rateable``: public, verified,
-    with a result, not hidden; a new game is never hidden)."""
-    g = row.game_values
-    return bool(
-        g["public"] and g["status"] == GameStatus.VERIFIED and g["result"] is not None and g["game"]
+            for r in created
+        ],
     )
 
 
@@ -122,7 +104,7 @@ def _store_rows_orm(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     _store_seats(rows, games)
     if upload.visibility == Visibility.PUBLIC:
         Game.objects.filter(id__in=set(games.values()), public=False).update(public=True)
-    ratings_touch(game_ids=games.values())
+    games_changed(game_ids=games.values())
 
 
 def _columns(model: type[Model]) -> list[Field[Any, Any]]:
@@ -250,7 +232,7 @@ def store_game(row: VerdictRow, *, upload: Upload, replace: bool = False) -> int
     _store_seats([row], games)
     if upload.visibility == Visibility.PUBLIC:
         Game.objects.filter(pk=game_id, public=False).update(public=True)
-    ratings_touch(game_ids=[game_id])
+    games_changed(game_ids=[game_id])
     return game_id
 
 
@@ -328,4 +310,4 @@ def games_refresh(*, game_ids: Sequence[int]) -> None:
     ).delete()
     public = Record.objects.filter(game_id=OuterRef("pk"), upload__visibility=Visibility.PUBLIC)
     Game.objects.filter(id__in=ids).update(public=Exists(public))
-    ratings_touch(game_ids=ids)
+    games_changed(game_ids=ids)

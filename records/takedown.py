@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.utils import timezone
 
+from records.changes import games_changed
 from records.models import Game
-from records.ratings import ratings_touch
 
 
 def games_hide(*, game_ids: Iterable[int], reason: str) -> int:
@@ -21,7 +21,7 @@ def games_hide(*, game_ids: Iterable[int], reason: str) -> int:
         hidden = Game.objects.filter(pk__in=ids, hidden_at__isnull=True).update(
             hidden_at=timezone.now(), hidden_reason=reason[:500]
         )
-        ratings_touch(game_ids=ids)
+        games_changed(game_ids=ids)
     return hidden
 
 
@@ -31,5 +31,5 @@ def games_unhide(*, game_ids: Iterable[int]) -> int:
         shown = Game.objects.filter(pk__in=ids, hidden_at__isnull=False).update(
             hidden_at=None, hidden_reason=""
         )
-        ratings_touch(game_ids=ids)
+        games_changed(game_ids=ids)
     return shown

@@ -13,13 +13,12 @@ from celery import shared_task
 from django.conf import settings
 
 from records.ingest import batch_verify, ingest_sweep, upload_scan
-from records.profile_queue import profiles_sweep  # growth: the profile queue's sweep
-from records.ratings import pending_kinds, ratings_update
 from records.reverify import reverify_chunk as reverify_chunk_service
-from records.send_once import started
+from records.services import VERIFY_UPLOAD
 
 
 @shared_task(
+    name=VERIFY_UPLOAD,
     acks_late=True,
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
@@ -60,32 +59,3 @@ def sweep_uploads() -> None:
 def reverify_chunk(run_id: int, number: int, first_id: int, last_id: int) -> None:
     """Judge one chunk of a reverify run again (stored once however often delivered)."""
     reverify_chunk_service(run_id=run_id, number=number, first_id=first_id, last_id=last_id)
-
-
-#: seconds before update_ratings tries again while another worker updates the same game id
-RATINGS_BUSY_RETRY = 5
-
-
-@shared_task(
-    bind=True,
-    acks_late=True,
-    max_retries=None,
-    time_limit=settings.CELERY_TASK_TIME_LIMIT,
-    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
-)
-def update_ratings(self: Any, game: str) -> None:
-    """Apply the queued rating changes of game id ``game`` (``records.ratings``).  While
-    another worker holds the game id's lock this tries again a little later rather than
-    wait, so that the changes queued meanwhile are never left behind."""
-    started(f"update_ratings:{game}")  # before the queue is read (records/send_once.py)
-    if ratings_update(game=game, wait=False) is None:
-        raise self.retry(countdown=RATINGS_BUSY_RETRY)
-
-
-@shared_task(acks_late=True, time_limit=60, soft_time_limit=50)
-def sweep_ratings() -> None:
-    """Beat: send ``update_ratings`` again for game ids whose queued changes waited
-    longer than a minute (a message lost between the commit and the broker)."""
-    for game in pending_kinds():
-        update_ratings.delay(game)
-    profiles_sweep()  # growth: update_profiles again when its queue waited over a minute

@@ -12,8 +12,8 @@ from rest_framework.test import APIClient
 
 from api.pagination import Key, after, decode, encode, order_keys
 from records.models import Game, Visibility
-from records.search import SORTS
 from replay.kgn import read_records
+from search.selectors import SORTS
 
 pytestmark = pytest.mark.django_db
 

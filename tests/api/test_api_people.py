@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from records.matches import match_sheet
+from events.matches import match_sheet
+from events.standings import event_standings
+from players.aggregated_profile import player_profile
+from players.merge import player_merge
 from records.models import Player, Seat, Visibility
-from records.players import player_merge
-from records.playerstats import player_profile
-from records.standings import event_standings
 from replay.generate import generate_matches
 from replay.kgn import read_records
 from replay.rules import HIDDEN_CARD

@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from records.models import Partnership, Player, Rating, RatingHistory, Seat, Visibility
-from records.playerform import player_form
-from records.players import player_merge
-from records.ratings import ratings_update
-from records.versus import player_versus
+from players.form import player_form
+from players.merge import player_merge
+from players.versus import player_versus
+from ratings.models import Partnership, Rating, RatingHistory
+from ratings.services import ratings_update
+from records.models import Player, Seat, Visibility
 from replay.generate import generate_matches
 
 pytestmark = pytest.mark.django_db

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 from schemathesis.checks import not_a_server_error
 
+from ratings.services import ratings_update
 from records.models import Seat, Visibility
-from records.ratings import ratings_update
 from replay.generate import generate_matches
 
 #: /api/ routes that are not operations of the API itself

@@ -1,11 +1,11 @@
-"""GET /api/stats/games/{game}/: the stats of records/stats.py as JSON."""
+"""GET /api/stats/games/{game}/: the stats of search/stats.py as JSON."""
 
 from __future__ import annotations
 
 import pytest
 from django.test import Client
 
-from records.stats import game_stats
+from search.stats import game_stats
 from tests.conftest import Kgn, make_upload, make_user
 
 pytestmark = pytest.mark.django_db

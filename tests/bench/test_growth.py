@@ -11,12 +11,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
 from bench import growth, growth_copy, growth_data, growth_profiles
+from players.aggregated_profile import player_profile
+from players.aggregates import KIND_FIELDS, ROW_FIELDS, profiles_rebuild
+from players.models import ProfileGame, ProfileKind, ProfilePair
+from players.profile import player_results, profile_from_results
 from records.facts import fact_values
 from records.models import Fact, Game, Player, Record, Seat, Upload
-from records.playerstats import player_profile, player_results, profile_from_results
-from records.profile_models import ProfileGame, ProfileKind, ProfilePair
-from records.profiles import KIND_FIELDS, ROW_FIELDS, profiles_rebuild
-from records.search import game_list
+from search.selectors import game_list
 
 SMALL_POOL = (
     ("escalation-pierce", "records", 4),
@@ -149,7 +150,7 @@ def _profile_tables() -> tuple[set[Any], ...]:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_build_loads_the_profiles_the_hook_keeps() -> None:
-    """The archive's aggregates (COPY) are what records.profiles computes from its games,
+    """The archive's aggregates (COPY) are what players.aggregates computes from its games,
     and the profile and the date-range search read them as the plain queries do."""
     growth_data.build(120, pool=SMALL_POOL)
     loaded = _profile_tables()

@@ -28,8 +28,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from records.models import GameStatus, Record, Upload, UploadStatus
-from tests.conftest import SESSION_QUEUE, start_worker, stop_worker
-from tests.conftest import tests_database_url as database_of_the_tests
+from tests.workers import SESSION_QUEUE, start_worker, stop_worker
+from tests.workers import tests_database_url as database_of_the_tests
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

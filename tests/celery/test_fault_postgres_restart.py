@@ -28,7 +28,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from tests.conftest import ROOT, SESSION_QUEUE, start_worker, stop_worker
+from tests.conftest import ROOT
+from tests.workers import SESSION_QUEUE, start_worker, stop_worker
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

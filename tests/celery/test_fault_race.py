@@ -20,7 +20,7 @@ from config.celery import ingest_queue
 from records.ingest import upload_scan
 from records.models import Batch, BatchStatus, GameStatus, Record, Upload, UploadStatus
 from records.services import upload_create
-from tests.conftest import purge_queues
+from tests.workers import purge_queues
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

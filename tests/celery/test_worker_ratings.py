@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 from django.core.files.base import ContentFile
 
-from records.models import Game, GameStatus, RatingChange, RatingHistory, RatingState, Upload
+from ratings.models import RatingChange, RatingHistory, RatingState
+from records.models import Game, GameStatus, Upload
 from records.services import upload_create
 from tests.conftest import Kgn, make_user
-from tests.records.test_records_ratings import PIERCE, assert_same_as_rebuild
+from tests.ratings.test_ratings_services import PIERCE, assert_same_as_rebuild
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

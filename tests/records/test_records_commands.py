@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from records.matches import match_sheet
+from events.matches import match_sheet
 from records.models import Game, GameStatus, Record, Upload, UploadStatus, Visibility
 from replay import registry
 

@@ -13,7 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 
-from records.matches import match_sheet
+from events.matches import match_sheet
 from records.models import Event, Game, Record
 from records.selectors import game_list, game_records
 from records.services import event_pick, upload_create, upload_verify

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from lib.progress import Bar
 from records.models import Upload
-from records.progress import Bar
 from tests.conftest import Kgn
 
 pytestmark = pytest.mark.django_db

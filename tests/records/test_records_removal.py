@@ -112,7 +112,7 @@ def test_a_removed_games_facts_go_with_it_without_a_database_constraint() -> Non
             "SELECT conrelid::regclass::text, a.attname FROM pg_constraint c "
             "JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY(c.conkey) "
             "WHERE c.contype = 'f' AND conrelid::regclass::text = ANY(%s)",
-            [["records_fact", "records_ratinghistory", "records_profilegame", "records_seat"]],
+            [["records_fact", "ratings_ratinghistory", "players_profilegame", "records_seat"]],
         )
         checked = sorted(cursor.fetchall())
     assert checked == [("records_seat", "game_id"), ("records_seat", "player_id")]

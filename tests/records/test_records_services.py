@@ -34,7 +34,7 @@ def test_upload_create_stores_the_file_with_its_hash_and_enqueues_after_commit(
     user_factory: Any, kgn: Any, django_capture_on_commit_callbacks: Any, monkeypatch: Any
 ) -> None:
     sent: list[int] = []
-    monkeypatch.setattr("records.tasks.verify_upload.delay", sent.append)
+    monkeypatch.setattr("lib.celery_send.send", lambda name, args=(), **kwargs: sent.extend(args))
     data = kgn.valid(2).encode()
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         upload = _create(user_factory(), data, visibility=Visibility.PRIVATE)

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from records.models import Game, RatingHistory, Record
-from records.ratings import ratings_update
+from ratings.models import RatingHistory
+from ratings.services import ratings_update
+from records.models import Game, Record
 from tests.conftest import Kgn, make_upload, make_user
 
 pytestmark = pytest.mark.django_db

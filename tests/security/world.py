@@ -31,9 +31,9 @@ NO_RECORDS = {
     "accounts:login": "a form",
     "accounts:logout": "a form",
     "accounts:signup": "a form",
-    "accounts:tokens": "the caller's own tokens (tests/web/test_web_tokens.py)",
+    "accounts:tokens": "the caller's own tokens (tests/accounts/test_accounts_tokens.py)",
     "accounts:token-revoke": "a POST on the caller's own token",
-    "accounts:delete": "the caller's own account (tests/web/test_web_account_delete.py)",
+    "accounts:delete": "the caller's own account (tests/accounts/test_accounts_delete.py)",
     "records:upload-new": "a form",
     "api:schema": "the API's description",
     "api:docs": "the API's description",
@@ -93,11 +93,11 @@ def make_world() -> World:
 
 #: one thing the private upload holds: the owner sees it; others get a 404
 OBJECTS: dict[str, str] = {
-    "records:game-detail": "/games/{game}/",
-    "records:match-detail": "/matches/{event}/{match}/",
-    "records:event-detail": "/events/{event}/",
-    "records:player-detail": "/players/{a}/",
-    "records:player-versus": "/players/{a}/vs/{b}/",
+    "viewer:game-detail": "/games/{game}/",
+    "events:match-detail": "/matches/{event}/{match}/",
+    "events:event-detail": "/events/{event}/",
+    "players:player-detail": "/players/{a}/",
+    "players:player-versus": "/players/{a}/vs/{b}/",
     "records:upload-detail": "/uploads/{upload}/",
     "records:upload-report": "/uploads/{upload}/report.json",
     "records:upload-delete": "/uploads/{upload}/delete/",
@@ -116,12 +116,12 @@ OBJECTS: dict[str, str] = {
 }
 #: a list, a search or an export: the owner finds the private games; others don't
 LISTS: dict[str, str] = {
-    "records:home": "/",
-    "records:game-list": "/games/?player={a_name}",
-    "records:game-export": "/games/export.kgn?player={a_name}",
-    "records:match-list": "/matches/",
-    "records:event-list": "/events/",
-    "records:player-list": "/players/?q={a_part}",
+    "search:home": "/",
+    "search:game-list": "/games/?player={a_name}",
+    "search:game-export": "/games/export.kgn?player={a_name}",
+    "events:match-list": "/matches/",
+    "events:event-list": "/events/",
+    "players:player-list": "/players/?q={a_part}",
     "api:game-list": "/api/games/?player={a_name}&format=ndjson",
     "api:upload-list": "/api/uploads/",
     "api:event-list": "/api/events/?format=ndjson",
@@ -130,8 +130,8 @@ LISTS: dict[str, str] = {
 }
 #: private games are never rated: nobody, the owner neither, finds them here
 RATINGS: dict[str, str] = {
-    "records:ratings": "/ratings/?game=escalation-knizia",
-    "records:ratings-partners": "/ratings/wild-escape/partners/",
+    "ratings:leaderboard": "/ratings/?game=escalation-knizia",
+    "ratings:partners": "/ratings/wild-escape/partners/",
     "api:rating-list": "/api/ratings/",
     "api:rating-board": "/api/ratings/escalation-knizia/",
     "api:rating-partners": "/api/ratings/wild-escape/partners/",

@@ -15,26 +15,26 @@ pytestmark = pytest.mark.django_db
 
 
 def test_fixed_url_is_reverse_and_keeps_the_script_prefix() -> None:
-    assert fixed_url("records:game-list") == reverse("records:game-list") == "/games/"
+    assert fixed_url("search:game-list") == reverse("search:game-list") == "/games/"
     set_script_prefix("/kibitz/")
     try:
-        assert fixed_url("records:game-list") == "/kibitz/games/"
+        assert fixed_url("search:game-list") == "/kibitz/games/"
     finally:
         clear_script_prefix()
-    assert fixed_url("records:game-list") == "/games/"
+    assert fixed_url("search:game-list") == "/games/"
 
 
 def test_every_page_links_the_sections_and_marks_the_current_one(client: Client) -> None:
-    html = client.get(reverse("records:event-list")).content.decode()
-    for name in ("records:game-list", "records:player-list", "accounts:login"):
+    html = client.get(reverse("events:event-list")).content.decode()
+    for name in ("search:game-list", "players:player-list", "accounts:login"):
         assert f'href="{reverse(name)}"' in html
-    assert f'<a href="{reverse("records:event-list")}" aria-current="page">Events</a>' in html
+    assert f'<a href="{reverse("events:event-list")}" aria-current="page">Events</a>' in html
 
 
 def test_the_500_page_rendered_without_a_request_has_its_links() -> None:
     from django.template import loader
 
     html = loader.get_template("500.html").render()
-    assert f'class="brand" href="{reverse("records:home")}"' in html
-    assert f'href="{reverse("records:game-list")}"' in html
-    assert Template("{% load links %}{% fixed_url 'records:home' %}").render(Context()) == "/"
+    assert f'class="brand" href="{reverse("search:home")}"' in html
+    assert f'href="{reverse("search:game-list")}"' in html
+    assert Template("{% load links %}{% fixed_url 'search:home' %}").render(Context()) == "/"

@@ -11,8 +11,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, RequestFactory, override_settings
 
+from config import errors
 from records.models import Game, GameStatus, Upload, UploadStatus, Visibility
-from records.views import browse, errors
+from search import views as browse
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 """The event and player pages (Django test client): what they list, in which order,
 who sees what, aliases, pages of results and escaping.
 
-Games are built row by row with the helpers of tests/records/test_records_standings.py
+Games are built row by row with the helpers of tests/events/test_events_standings.py
 (chosen scores make the order known); one test goes through the real upload service.
 """
 
@@ -13,10 +13,10 @@ from html import unescape
 import pytest
 from django.test import Client
 
+from players.merge import player_merge
 from records.models import Event, Game, Player, Visibility
-from records.players import player_merge
 from tests.conftest import make_user
-from tests.records.test_records_standings import add_game, new_event, upload_in
+from tests.events.test_events_standings import add_game, new_event, upload_in
 
 pytestmark = pytest.mark.django_db
 XSS = "<script>alert(1)</script>"

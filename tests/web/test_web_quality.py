@@ -37,30 +37,30 @@ def _archive() -> dict[str, Any]:
 def _urls() -> list[str]:
     """The main pages of the archive as it stands."""
     urls = [
-        reverse("records:home"),
-        reverse("records:game-list"),
-        reverse("records:game-list") + "?game=wild-escape&player=x,y&player_mode=any",
-        reverse("records:match-list"),
-        reverse("records:event-list"),
-        reverse("records:player-list"),
-        reverse("records:ratings"),
-        reverse("records:ratings-partners", args=["wild-escape"]),
+        reverse("search:home"),
+        reverse("search:game-list"),
+        reverse("search:game-list") + "?game=wild-escape&player=x,y&player_mode=any",
+        reverse("events:match-list"),
+        reverse("events:event-list"),
+        reverse("players:player-list"),
+        reverse("ratings:leaderboard"),
+        reverse("ratings:partners", args=["wild-escape"]),
         reverse("accounts:login"),
         reverse("accounts:signup"),
     ]
     for game_id in registry.KNOWN_GAMES:
         game = Game.objects.filter(game=game_id).order_by("pk").first()
-        urls.append(reverse("records:game-detail", args=[game.pk]) + "?step=3")
-        urls.append(reverse("records:game-detail", args=[game.pk]) + "?step=5&view=A")
+        urls.append(reverse("viewer:game-detail", args=[game.pk]) + "?step=3")
+        urls.append(reverse("viewer:game-detail", args=[game.pk]) + "?step=5&view=A")
     urls.append(reverse("records:upload-detail", args=[Upload.objects.first().pk]))
-    urls.append(reverse("records:event-detail", args=[Event.objects.first().pk]))
-    urls.append(reverse("records:player-detail", args=[Player.objects.first().pk]))
+    urls.append(reverse("events:event-detail", args=[Event.objects.first().pk]))
+    urls.append(reverse("players:player-detail", args=[Player.objects.first().pk]))
     team_seats = list(Game.objects.filter(game="wild-escape").order_by("pk")[0].seats.all())
     pair = [team_seats[0].player_id, team_seats[2].player_id]  # seats A and C: partners
-    urls.append(reverse("records:player-versus", args=pair))
+    urls.append(reverse("players:player-versus", args=pair))
     match = Record.objects.exclude(match="").select_related("upload").first()
     if match is not None:
-        urls.append(reverse("records:match-detail", args=[match.upload.event_id, match.match]))
+        urls.append(reverse("events:match-detail", args=[match.upload.event_id, match.match]))
     return urls
 
 

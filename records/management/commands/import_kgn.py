@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from lib.progress import Bar
 from records.models import Upload, UploadStatus, Visibility
-from records.progress import Bar
 from records.services import event_pick, import_paths
 
 #: owner of imports that name none: an account nobody can log in to

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from lib.progress import Bar
 from records.models import Reverify, ReverifyStatus
-from records.progress import Bar
 from records.reverify import reverify_now, reverify_start
 from replay import ENGINE_VERSION, registry
 

@@ -1,0 +1,61 @@
+"""The archive: uploads of KGN files, their records, and the games (with seats) the
+records hold.  A game is stored once (by identity); each record of it in an upload is
+a :class:`Record` (an occurrence) with its own tags, position and verdict.
+
+Who may see what is decided in one place, ``visible_to(user)`` on the Upload, Record
+and Game querysets: public uploads (and their records and games) are visible to
+everyone, private ones to their owner and to staff; a game is visible while one
+record of it is.  Every page, API call and export starts from it.
+"""
+
+from records.models.games import (
+    Fact,
+    Game,
+    GameQuerySet,
+    GameStatus,
+    Player,
+    Record,
+    RecordQuerySet,
+    Seat,
+    normalise_name,
+    seat_name,
+)
+from records.models.reverify import Reverify, ReverifyChange, ReverifyStatus
+from records.models.uploads import (
+    Batch,
+    BatchStatus,
+    Event,
+    Upload,
+    UploadPart,
+    UploadQuerySet,
+    UploadStatus,
+    Visibility,
+    part_path,
+    upload_path,
+)
+
+__all__ = [
+    "Batch",
+    "BatchStatus",
+    "Event",
+    "Fact",
+    "Game",
+    "GameQuerySet",
+    "GameStatus",
+    "Player",
+    "Record",
+    "RecordQuerySet",
+    "Reverify",
+    "ReverifyChange",
+    "ReverifyStatus",
+    "Seat",
+    "Upload",
+    "UploadPart",
+    "UploadQuerySet",
+    "UploadStatus",
+    "Visibility",
+    "normalise_name",
+    "part_path",
+    "seat_name",
+    "upload_path",
+]

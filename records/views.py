@@ -1,0 +1,123 @@
+"""Upload pages: the form, the live progress page and the rejected-records report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from records import reports
+from records.forms import UploadForm
+from records.models import GameStatus, UploadStatus
+from records.quota import QuotaExceeded, quota_check
+from records.removal import UploadBusy, may_delete, upload_delete
+from records.selectors import events_owned, upload_get, upload_records
+from records.services import event_pick, upload_create
+
+#: an upload in these states is still being worked on: its page polls the API
+UPLOAD_BUSY = (UploadStatus.PENDING, UploadStatus.PROCESSING)
+#: records listed per page of an upload (an event's log may hold 100,000)
+RECORDS_PER_PAGE = 100
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def upload_new(request: HttpRequest) -> HttpResponse:
+    events = events_owned(user=request.user)
+    if request.method != "POST":
+        context = {"form": UploadForm(), "events": events}
+        return render(request, "records/upload_new.html", context)
+    form = UploadForm(request.POST, request.FILES)
+    status = 400
+    if form.is_valid():
+        try:
+            quota_check(user=request.user, size=form.cleaned_data["file"].size)
+            event = event_pick(owner=request.user, name=form.cleaned_data["event"])
+            upload = upload_create(
+                owner=request.user,
+                file=form.cleaned_data["file"],
+                visibility=form.cleaned_data["visibility"],
+                event=event,
+            )
+        except ValidationError as exc:
+            form.add_error("file", exc)
+        except QuotaExceeded as exc:
+            form.add_error("file", str(exc)[:1].upper() + str(exc)[1:] + ".")
+            status = 429
+        else:
+            return redirect("records:upload-detail", pk=upload.pk)
+    context = {"form": form, "events": events}
+    return render(request, "records/upload_new.html", context, status=status)
+
+
+@require_GET
+def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    upload = upload_get(user=request.user, pk=pk)
+    done = upload.records_verified + upload.records_rejected + upload.records_incomplete
+    status = request.GET.get("status") or ""
+    status = status if status in GameStatus.values else ""
+    page = Paginator(
+        upload_records(upload=upload, status=status or None), RECORDS_PER_PAGE
+    ).get_page(request.GET.get("page"))
+    rows = list(page.object_list)
+    # the rows the page polls for while the upload is verified: from its first row on
+    # (records arrive out of order, so page N need not start at index 100 * (N - 1) + 1)
+    start = rows[0].index if rows else 1 if status else (page.number - 1) * RECORDS_PER_PAGE + 1
+    context = {
+        "upload": upload,
+        "records": rows,
+        "page": page,
+        "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2),
+        "status": status,
+        "status_choices": [(s, label) for s, label in GameStatus.choices if s != "pending"],
+        "records_from": start,
+        "records_limit": RECORDS_PER_PAGE,
+        "busy": upload.status in UPLOAD_BUSY,
+        "may_delete": may_delete(user=request.user, upload=upload),
+        "checked": done,
+        "api_url": reverse("api:upload-detail", kwargs={"pk": upload.pk}),
+        "game_url_template": reverse("viewer:game-detail", kwargs={"pk": 0}),
+    }
+    return render(request, "records/upload_detail.html", context)
+
+
+@require_GET
+def upload_report(request: HttpRequest, pk: str, fmt: str) -> StreamingHttpResponse:
+    """The rejected records of an upload as a JSON or CSV download (streamed)."""
+    upload = upload_get(user=request.user, pk=pk)
+    if fmt == "csv":
+        body, kind = reports.report_csv(upload), "text/csv; charset=utf-8"
+    else:
+        body, kind = reports.report_json(upload), "application/json"
+    response = StreamingHttpResponse(body, content_type=kind)
+    stem = Path(upload.original_name).name.split(".")[0] or "upload"
+    response["Content-Disposition"] = f'attachment; filename="{stem}-report.{fmt}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def upload_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: what deleting would remove, and a button.  POST: delete, back home."""
+    upload = upload_get(user=request.user, pk=pk)
+    if not may_delete(user=request.user, upload=upload):
+        raise PermissionDenied("only the uploader or staff may delete an upload")
+    busy = upload.status in UPLOAD_BUSY
+    if request.method == "POST" and not busy:
+        try:
+            deleted = upload_delete(user=request.user, upload=upload)
+        except UploadBusy:
+            busy = True
+        else:
+            records = f"{deleted.records} record{'s' if deleted.records != 1 else ''}"
+            messages.success(request, f"Deleted {deleted.name} and its {records}.")
+            return redirect("search:home")
+    context = {"upload": upload, "busy": busy, "records": upload.records.count()}
+    return render(request, "records/upload_delete.html", context, status=409 if busy else 200)

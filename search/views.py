@@ -1,0 +1,83 @@
+"""Home and the game search."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from events.standings import event_list, event_summaries
+from records.models import Game, GameStatus
+from records.selectors import game_counts, game_list, upload_list_public, with_labels
+from search.exports import games_kgn
+from search.filters import GameFilterForm
+
+GAMES_PER_PAGE = 50
+RECENT_ON_HOME = 8
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    context = {
+        "counts": game_counts(user=request.user),
+        "recent_games": with_labels(
+            game_list(user=request.user, filters={"status": GameStatus.VERIFIED}),
+            user=request.user,
+        ).prefetch_related("seats__player")[:RECENT_ON_HOME],
+        "recent_uploads": upload_list_public(limit=RECENT_ON_HOME),
+        "recent_events": event_summaries(
+            list(event_list(user=request.user)[:RECENT_ON_HOME]), user=request.user
+        ),
+        "filter_form": GameFilterForm(),
+    }
+    return render(request, "search/home.html", context)
+
+
+def _search(request: HttpRequest) -> tuple[GameFilterForm, QuerySet[Game] | None]:
+    """The filter form of the request and the games it finds (None when a filter's
+    value is refused: the form then carries the message)."""
+    form = GameFilterForm(request.GET or None)
+    filters = form.filters()
+    if form.errors:  # a value the form refuses: say so rather than list everything
+        return form, None
+    try:
+        return form, game_list(user=request.user, filters=filters)
+    except ValidationError as exc:
+        for field, messages in exc.message_dict.items():
+            form.add_error(field if field in form.fields else None, messages)
+        return form, None
+
+
+@require_GET
+def game_list_view(request: HttpRequest) -> HttpResponse:
+    form, found = _search(request)
+    games = with_labels(found if found is not None else Game.objects.none(), user=request.user)
+    page = Paginator(games.prefetch_related("seats__player"), GAMES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "page": page,
+        "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2),
+        "filtered": bool(form.filters()),
+        "query": query.urlencode(),
+    }
+    return render(request, "search/game_list.html", context, status=400 if found is None else 200)
+
+
+@require_GET
+def game_export(request: HttpRequest) -> HttpResponse:
+    """The games a search finds (all pages) as one KGN file, streamed."""
+    form, found = _search(request)
+    if found is None:
+        return render(request, "search/game_list.html", {"form": form}, status=400)
+    response = StreamingHttpResponse(
+        games_kgn(found, user=request.user), content_type="application/x-kgn; charset=utf-8"
+    )
+    response["Content-Disposition"] = 'attachment; filename="kibitz-games.kgn"'
+    return response
