@@ -15,9 +15,9 @@ from replay import memo, registry
 from replay.errors import ActionSyntaxError, NotationError, Pos, SetupError, make_pos
 from replay.kgn.reader import read_records
 from replay.kgn.writer import SETUP_ORDER
+from replay.raw_action import CompactAction
 from replay.record import (
     Action,
-    CompactAction,
     GameRecord,
     Outcome,
     RawRecord,
