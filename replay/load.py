@@ -221,10 +221,8 @@ def load_record(raw: RawRecord) -> GameRecord:
     game = game_tag.value
     rules = registry.get(game)
     if rules is None:
-        if game in registry.KNOWN_GAMES:
-            raise _err(f"{game} is not supported by this archive yet", game_tag.pos, raw)
         raise _err(
-            f"unknown game {game!r}; Game is one of {', '.join(registry.KNOWN_GAMES)}",
+            f"unknown game {game!r}; Game is one of {', '.join(registry.game_ids())}",
             game_tag.pos,
             raw,
         )

@@ -105,6 +105,10 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
 
     game: ClassVar[str]
     title: ClassVar[str]
+    #: where the game stands in lists of games (pages, the API, the loader's errors):
+    #: :func:`replay.registry.game_ids` sorts by it, then by id, and puts games without
+    #: one (None) last.  The bundled games number NOTATION.md's order, 1 to 5.
+    order: ClassVar[int | None] = None
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()

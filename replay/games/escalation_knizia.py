@@ -216,6 +216,7 @@ class KniziaRules(Rules[Setup, Move, State]):
 
     game: ClassVar[str] = "escalation-knizia"
     title: ClassVar[str] = "Escalation! (Reiner Knizia)"
+    order: ClassVar[int | None] = 2  # NOTATION.md's order
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     options: ClassVar[tuple[Option, ...]] = (SPECIAL_LEAD,)

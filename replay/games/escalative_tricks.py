@@ -167,6 +167,7 @@ class TricksRules(Rules[Setup, Move, State]):
 
     game: ClassVar[str] = "escalative-tricks"
     title: ClassVar[str] = "Escalative-scoring trick game"
+    order: ClassVar[int | None] = 3  # NOTATION.md's order
     min_players: ClassVar[int] = PLAYERS
     max_players: ClassVar[int] = PLAYERS
     options: ClassVar[tuple[Option, ...]] = ()

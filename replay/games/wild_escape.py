@@ -71,6 +71,7 @@ class WildEscapeRules(Rules[Setup, Move, State]):
 
     game: ClassVar[str] = "wild-escape"
     title: ClassVar[str] = "Wild Escape (Da Guai Lu Zi)"
+    order: ClassVar[int | None] = 5  # NOTATION.md's order
     min_players: ClassVar[int] = PLAYERS
     max_players: ClassVar[int] = PLAYERS
     options: ClassVar[tuple[Option, ...]] = (
