@@ -191,6 +191,19 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
     def facts(self, state: StateT) -> dict[str, Any]:
         """Searchable facts about a finished (or stopped) game, from its last state."""
 
+    # --- teams ------------------------------------------------------------------------
+    def teams(self, *, players: int) -> dict[str, str]:
+        """Seat letter -> team name at a table of ``players`` seats (wild-escape:
+        ``{"A": "ACE", "B": "BDF", ...}``).
+
+        Teams depend on the seats alone, never on the deal, so the archive reads them
+        here (standings, ratings, a match's hands) without setting up a game.  The
+        default, for a game without teams, is ``{}``; a team game gives ``{}`` too for
+        a table size it does not play.  Cost: a dict of one entry per seat, new on
+        every call (the caller may keep or change it).
+        """
+        return {}
+
     # --- perspectives, charts, searchable facts -------------------------------------
     def perspectives(self, *, players: int) -> tuple[Perspective, ...]:
         """The views a replay offers: everything, each seat's, and a spectator's.

@@ -39,6 +39,7 @@ from replay.games._wild_notation import (
     Play,
     Setup,
     play_order,
+    seat_teams,
     team_of,
     team_seats,
     write_levels,
@@ -489,7 +490,7 @@ def table_json(state: State) -> dict[str, Any]:
     return {
         "seats": seats,
         "teams": {TEAMS[t]: [seats[s] for s in team_seats(t)] for t in (0, 1)},
-        "team_of": {seats[s]: TEAMS[team_of(s)] for s in range(PLAYERS)},
+        "team_of": seat_teams(PLAYERS),
         "levels": {TEAMS[0]: state.levels[0], TEAMS[1]: state.levels[1]},
         "offense": TEAMS[state.offense],
         "first": seats[state.first],

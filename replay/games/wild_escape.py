@@ -270,7 +270,12 @@ class WildEscapeRules(Rules[Setup, Move, State]):
     def facts(self, state: State) -> dict[str, Any]:
         return state.facts()
 
-    # --- perspectives, chart, facts ----------------------------------------------------
+    # --- teams, perspectives, chart, facts ---------------------------------------------
+    def teams(self, *, players: int) -> dict[str, str]:
+        """ACE (seats A, C, E) and BDF (B, D, F); ``{}`` at a table not of six.  The
+        table's ``team_of`` key holds the same (both come from ``seat_teams``)."""
+        return wn.seat_teams(players)
+
     def perspectives(self, *, players: int) -> tuple[Perspective, ...]:
         """Everything, each seat, each team (its three seats' knowledge pooled), and a
         spectator."""
