@@ -30,6 +30,7 @@ from replay.games import _wild_bot as bot
 from replay.games import _wild_notation as wn
 from replay.games._wild_combos import RANKS, single_value
 from replay.games._wild_notation import PLAYERS, TEAMS, Move, Pass, Play, Return, Setup, Tribute
+from replay.games._wild_reading import move_text, play_reading
 from replay.games._wild_state import (
     FINAL_LEVEL,
     FIVE_CARD_ORDER,
@@ -37,11 +38,9 @@ from replay.games._wild_state import (
     LEAD_AFTER_ESCAPE,
     LEVEL_ADVANCE,
     State,
-    move_text,
     next_hand,
-    play_reading,
-    table_json,
 )
+from replay.games._wild_table import table_json
 from replay.record import GameRecord, Outcome, Variant, seat_index, seat_letter
 from replay.registry import register
 from replay.rules import (
