@@ -101,7 +101,7 @@ def cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
     if rules is None:
         sys.stderr.write(
             f"replay generate: unknown game {args.game!r} "
-            f"(available: {', '.join(sorted(registry.games()))})\n"
+            f"(available: {', '.join(registry.game_ids())})\n"
         )
         return EXIT_USAGE
     if args.players is not None and not rules.min_players <= args.players <= rules.max_players:

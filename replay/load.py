@@ -15,9 +15,9 @@ from replay import memo, registry
 from replay.errors import ActionSyntaxError, NotationError, Pos, SetupError, make_pos
 from replay.kgn.reader import read_records
 from replay.kgn.writer import SETUP_ORDER
+from replay.raw_action import CompactAction
 from replay.record import (
     Action,
-    CompactAction,
     GameRecord,
     Outcome,
     RawRecord,
@@ -221,10 +221,8 @@ def load_record(raw: RawRecord) -> GameRecord:
     game = game_tag.value
     rules = registry.get(game)
     if rules is None:
-        if game in registry.KNOWN_GAMES:
-            raise _err(f"{game} is not supported by this archive yet", game_tag.pos, raw)
         raise _err(
-            f"unknown game {game!r}; Game is one of {', '.join(registry.KNOWN_GAMES)}",
+            f"unknown game {game!r}; Game is one of {', '.join(registry.game_ids())}",
             game_tag.pos,
             raw,
         )

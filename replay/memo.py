@@ -3,7 +3,7 @@
 A file's records repeat the same few hundred or thousand action words, Variant and
 Result values, so the loader keeps each move it parsed (by the words as written), the
 writer each move's canonical text, and the games what a move is whoever makes it
-(:class:`replay.games.escalation_knizia._Reading`, …).  Every such cache is a plain
+(:class:`replay.games._knizia_reading.Reading`, …).  Every such cache is a plain
 dict made by :func:`table` — a lookup on the replay path is one ``dict.get`` — and is
 filled through :func:`remember`, which keeps it under :data:`LIMIT` entries by
 forgetting the older half when it is full (dicts keep insertion order).

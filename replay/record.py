@@ -13,7 +13,23 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from replay.errors import NotationError, Pos
+from replay.raw_action import CompactAction, RawAction, expand
 from replay.slots import slot_init, slot_setter
+
+# RawAction and CompactAction live in replay.raw_action (which the fast reader imports
+# too, so that neither it nor this module imports the other); importers find them here
+__all__ = [
+    "Action",
+    "CompactAction",
+    "GameRecord",
+    "Outcome",
+    "RawAction",
+    "RawRecord",
+    "Tag",
+    "Variant",
+    "seat_index",
+    "seat_letter",
+]
 
 
 def seat_letter(seat: int) -> str:
@@ -30,27 +46,6 @@ class Tag:
     name: str
     value: str
     pos: Pos = field(compare=False)
-
-
-@slot_init
-@dataclass(frozen=True, slots=True)
-class RawAction:
-    """One action as written: ``[N.] X: words``, with the comments that follow it."""
-
-    index: int  # 1-based position among the record's actions
-    seat: str  # upper-cased seat letter
-    words: tuple[str, ...]
-    word_pos: tuple[Pos, ...]
-    number: int | None
-    number_pos: Pos | None
-    pos: Pos  # the action's first token (its number, else its seat label): errors point here
-    comments: tuple[str, ...] = ()
-
-
-#: an action as the fast reader (:mod:`replay.kgn.fast`) keeps it until someone asks
-#: for its :class:`RawAction`: seat index, its words as written (one line, separated by
-#: blanks), its move number, and the line and column of its first token
-CompactAction = tuple[int, str, int | None, int, int]
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -114,10 +109,8 @@ class RawRecord:
         """The actions as written (built once from :attr:`compact` when needed)."""
         actions = self._actions
         if actions is None:
-            from replay.kgn.fast import expand  # the reader's module; imported on use
-
             assert self.compact is not None
-            actions = expand(self)
+            actions = expand(self.compact, self.text, self.first_line)
             _raw_actions(self, actions)
         return actions
 

@@ -105,6 +105,10 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
 
     game: ClassVar[str]
     title: ClassVar[str]
+    #: where the game stands in lists of games (pages, the API, the loader's errors):
+    #: :func:`replay.registry.game_ids` sorts by it, then by id, and puts games without
+    #: one (None) last.  The bundled games number NOTATION.md's order, 1 to 5.
+    order: ClassVar[int | None] = None
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
@@ -186,6 +190,19 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
     @abstractmethod
     def facts(self, state: StateT) -> dict[str, Any]:
         """Searchable facts about a finished (or stopped) game, from its last state."""
+
+    # --- teams ------------------------------------------------------------------------
+    def teams(self, *, players: int) -> dict[str, str]:
+        """Seat letter -> team name at a table of ``players`` seats (wild-escape:
+        ``{"A": "ACE", "B": "BDF", ...}``).
+
+        Teams depend on the seats alone, never on the deal, so the archive reads them
+        here (standings, ratings, a match's hands) without setting up a game.  The
+        default, for a game without teams, is ``{}``; a team game gives ``{}`` too for
+        a table size it does not play.  Cost: a dict of one entry per seat, new on
+        every call (the caller may keep or change it).
+        """
+        return {}
 
     # --- perspectives, charts, searchable facts -------------------------------------
     def perspectives(self, *, players: int) -> tuple[Perspective, ...]:

@@ -51,6 +51,15 @@ def team_seats(team: int) -> tuple[int, ...]:
     return tuple(range(team, PLAYERS, 2))
 
 
+def seat_teams(players: int) -> dict[str, str]:
+    """Seat letter -> team name (``{"A": "ACE", "B": "BDF", ...}``) at a table of
+    ``players``: :func:`team_of` named; ``{}`` for any table but the game's six.  What
+    :meth:`Rules.teams <replay.rules.Rules.teams>` and the table's ``team_of`` give."""
+    if players != PLAYERS:
+        return {}
+    return {seat_letter(s): TEAMS[team_of(s)] for s in range(PLAYERS)}
+
+
 def read_card(word: str) -> str:
     """``"10h"`` -> ``"TH"``, ``"sj"`` -> ``"SJ"``; ValueError with a user's message."""
     up = word.strip().upper()

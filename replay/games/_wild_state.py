@@ -1,12 +1,14 @@
-"""Wild-escape state: the tribute exchange, tricks, escapes, the outcome and the table.
+"""Wild-escape state: the tribute exchange, tricks, escapes and the outcome.
 
 :class:`State` is mutated in place by :class:`~replay.games.wild_escape.WildEscapeRules`
 (which checks every move first); the methods here make moves already known legal.
 :func:`next_hand` derives what the outcome means for the next hand (levels, offense,
-First, tribute owed), used by the outcome, the table and match continuity.
+First, tribute owed), used by the outcome, the table and match continuity.  Plays are
+read through :mod:`replay.games._wild_reading`; the table's data is drawn from a state
+by :mod:`replay.games._wild_table`.
 
-Cost: every method is constant time per action except :meth:`State.facts` and
-:func:`table_json`, linear in the hand sizes and the current trick.
+Cost: every method is constant time per action except :meth:`State.facts`, linear in
+the hand sizes.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal, NamedTuple
 
-from replay import memo
 from replay.errors import RuleViolation
 from replay.games._wild_combos import (
     FIVE_KIND,
@@ -27,23 +28,17 @@ from replay.games._wild_combos import (
     RANKS,
     STRAIGHT_FLUSH,
     Combo,
-    ComboError,
     FiveOrder,
     FlushCompare,
-    classify,
 )
 from replay.games._wild_notation import (
     PLAYERS,
     TEAMS,
-    Pass,
-    Play,
     Setup,
-    play_order,
     team_of,
     team_seats,
-    write_levels,
-    write_move,
 )
+from replay.games._wild_reading import PlayReading
 from replay.record import seat_letter
 from replay.rules import Option
 from replay.slots import slot_init
@@ -87,84 +82,6 @@ Phase = Literal["tribute", "play", "over"]
 
 _SEATS = tuple(range(PLAYERS))
 _dict_delitem = dict.__delitem__  # Counter's own __delitem__ is a Python method
-
-
-class PlayReading:
-    """What a play is, whoever makes it (moves are immutable): its canonical text, the
-    cards it needs from the hand (code and count, first written first), the jokers
-    among them, and its :class:`Combo` under each trump and option (``classify``'s
-    answer, or the reason it refuses the cards), worked out once.
-
-    A combination does not depend on the order the cards are written in, so combos
-    are also shared, through :data:`_COMBOS`, by the plays of the same cards in
-    another order; a refusal is not (its message quotes the cards as written)."""
-
-    __slots__ = ("_combos", "codes", "jokers", "move", "need", "same_cards", "text")
-
-    def __init__(self, move: Play) -> None:
-        cards = move.cards
-        self.move = move
-        self.text = write_move(move)
-        codes = tuple(code for code, _ in cards)
-        self.codes = codes
-        need: dict[str, int] = {}
-        for code in codes:
-            need[code] = need.get(code, 0) + 1
-        self.need = tuple(need.items())
-        self.jokers = sum(1 for code in codes if code in JOKERS)
-        self.same_cards = tuple(sorted(cards, key=_card_key))
-        self._combos: dict[tuple[str, str, str], Combo | str] = {}
-
-    def combo(self, trump: str, order: FiveOrder, compare: FlushCompare) -> Combo | str:
-        """The play's combination, or why the cards are not one (ComboError's words)."""
-        key = (trump, order, compare)
-        found = self._combos.get(key)
-        if found is None:
-            shared = (self.same_cards, trump, order, compare)
-            found = _COMBOS.get(shared)
-            if found is None:
-                try:
-                    found = classify(self.move.cards, trump=trump, order=order, compare=compare)
-                except ComboError as exc:
-                    found = str(exc)
-                else:
-                    memo.remember(_COMBOS, shared, found)
-            self._combos[key] = found
-        return found
-
-    def straight_flush(self, trump: str) -> bool:
-        """Whether the play reads as a straight flush when that order is in force."""
-        found = self.combo(trump, "straight-flush", "high")
-        if isinstance(found, str):
-            raise ComboError(found)
-        return found.kind == STRAIGHT_FLUSH
-
-
-def _card_key(card: tuple[str, str | None]) -> tuple[str, str]:
-    return (card[0], card[1] or "")
-
-
-#: readings by move object (the loader shares one object among equal moves); an
-#: entry keeps its move alive, so an id in the table is never another object's
-_READINGS: dict[int, PlayReading] = memo.table()
-#: combinations by the cards played (in a set order) and the trump and options
-_COMBOS: dict[tuple[Any, ...], Combo] = memo.table()
-
-
-def play_reading(move: Play) -> PlayReading:
-    reading = _READINGS.get(id(move))
-    if reading is None or reading.move is not move:
-        reading = memo.remember(_READINGS, id(move), PlayReading(move))
-    return reading
-
-
-def move_text(move: object) -> str:
-    """``write_move(move)``; a play's from its reading (worked out once)."""
-    if isinstance(move, Play):
-        return play_reading(move).text
-    if isinstance(move, Pass):
-        return "pass"
-    return write_move(move)  # type: ignore[arg-type]  # a tribute or a return: rare
 
 
 @dataclass(slots=True)
@@ -220,7 +137,7 @@ class State:
     passed: set[int] = field(default_factory=set)
     plays: list[tuple[int, str, str]] = field(default_factory=list)  # seat, text, label
     #: the last finished trick: number, leader, plays (seat, text, label), winner, label
-    #: (as :attr:`last_trick` draws it, for the table only)
+    #: (as :func:`~replay.games._wild_table.last_trick_json` draws it, for the table only)
     finished: tuple[int, int, list[tuple[int, str, str]], int, str] | None = None
     escaped: list[int] = field(default_factory=list)
     last: tuple[int, str] | None = None
@@ -246,20 +163,6 @@ class State:
         )
         state.begin_play_if_ready()
         return state
-
-    @property
-    def last_trick(self) -> dict[str, Any] | None:
-        """The last finished trick as the table shows it (None before the first)."""
-        if self.finished is None:
-            return None
-        number, leader, plays, winner, label = self.finished
-        return {
-            "number": number,
-            "leader": seat_letter(leader),
-            "plays": _plays_json(plays),
-            "winner": seat_letter(winner),
-            "label": label,
-        }
 
     @property
     def trump(self) -> str:
@@ -446,88 +349,3 @@ def next_hand(state: State) -> NextHand:
         receivers=receivers,
         match_over=match_over,
     )
-
-
-def _plays_json(plays: list[tuple[int, str, str]]) -> list[dict[str, Any]]:
-    return [
-        {"seat": seat_letter(s), "text": text, "label": label, "pass": text == "pass"}
-        for s, text, label in plays
-    ]
-
-
-def _result_json(state: State, nxt: NextHand) -> dict[str, Any]:
-    before = state.levels[state.offense]
-    after = nxt.levels[state.offense]
-    return {
-        "outcome": nxt.result,
-        "first_escaper": seat_letter(nxt.first),
-        "winning_team": TEAMS[team_of(nxt.winners[0])] if nxt.winners else None,
-        "trapped": [seat_letter(s) for s in nxt.trapped],
-        "levels_before": write_levels(state.levels),
-        "levels_after": write_levels(nxt.levels),
-        "level_change": NATURAL[after] - NATURAL[before],
-        "next_offense": TEAMS[nxt.offense],
-        "next_first": seat_letter(nxt.first),
-        "tribute_next": {
-            "givers": [seat_letter(s) for s in nxt.givers],
-            "receivers": [seat_letter(s) for s in nxt.receivers],
-        },
-        "match_over": nxt.match_over,
-    }
-
-
-def table_json(state: State) -> dict[str, Any]:
-    """Plain data to draw the table (docs/games/wild-escape.md lists the keys)."""
-    seats = [seat_letter(s) for s in range(PLAYERS)]
-    trump = state.trump
-    hands = {
-        seats[s]: sorted(h.elements(), key=lambda c: play_order(c, trump))
-        for s, h in enumerate(state.hands)
-    }
-    top = state.top
-    nxt = next_hand(state) if state.phase == "over" else None
-    return {
-        "seats": seats,
-        "teams": {TEAMS[t]: [seats[s] for s in team_seats(t)] for t in (0, 1)},
-        "team_of": {seats[s]: TEAMS[team_of(s)] for s in range(PLAYERS)},
-        "levels": {TEAMS[0]: state.levels[0], TEAMS[1]: state.levels[1]},
-        "offense": TEAMS[state.offense],
-        "first": seats[state.first],
-        "trump": trump,
-        "final_level": state.final,
-        "phase": state.phase,
-        "turn": seats[state.actor] if state.actor is not None else None,
-        "tribute": [
-            {
-                "giver": seats[e.giver],
-                "receiver": seats[e.receiver],
-                "card": e.card,
-                "returned": list(e.returned),
-                "back": e.back,
-                "joker": e.joker,
-                "done": e.step == 3,
-            }
-            for e in state.exchanges
-        ],
-        "hands": hands,
-        "counts": {seats[s]: sum(h.values()) for s, h in enumerate(state.hands)},
-        "trick": {
-            "number": state.trick,
-            "leader": seats[state.leader],
-            "plays": _plays_json(state.plays),
-            "top": (
-                {"seat": seats[top.seat], "text": top.text, "label": top.combo.label}
-                if top is not None
-                else None
-            ),
-            "passed": [seats[s] for s in sorted(state.passed)],
-        }
-        if state.phase == "play"
-        else None,
-        "last_trick": state.last_trick,
-        "escaped": [seats[s] for s in state.escaped],
-        "last": ({"seat": seats[state.last[0]], "text": state.last[1]} if state.last else None),
-        "over": nxt is not None,
-        "result": _result_json(state, nxt) if nxt is not None else None,
-        "scores": nxt.result if nxt is not None else None,
-    }

@@ -8,8 +8,10 @@ scores the cards of their stack plus their hand: the lowest score wins.
 
 Notation (NOTATION.md §4): ``X: 5 5 W`` plays a set, ``X: W=4 W=4`` wild cards alone,
 ``X: P`` a Pass card, ``X: take 4`` takes the pile and leads.  Cards and words are read
-and written by :mod:`replay.games._knizia_cards`.  docs/games/escalation-knizia.md
-describes the rules as implemented, the option and the table()/facts() keys.
+and written by :mod:`replay.games._knizia_cards`; what a move is (its cards' shape and
+needs, read once per move) by :mod:`replay.games._knizia_reading`.  The page
+docs/games/escalation-knizia.md describes the rules as implemented, the option and the
+table()/facts() keys.
 
 Cost: ``apply`` is linear in the cards of the move and the hand (at most six), plus the
 pile on a take; it allocates one pile entry per action.
@@ -23,7 +25,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from replay import memo
 from replay.cards import spellings
 from replay.errors import RuleViolation, SetupError
 from replay.games import _escalation as escalation
@@ -36,6 +37,7 @@ from replay.games._deal import (
     write_stock,
 )
 from replay.games._knizia_cards import PASS, WILD, Move, Play, Take, is_number
+from replay.games._knizia_reading import READINGS, check_held, play_shape, read_move
 from replay.record import GameRecord, Outcome, Variant, seat_letter
 from replay.registry import register
 from replay.rules import FactSpec, Option, Rules
@@ -67,9 +69,6 @@ _LETTERS = tuple(seat_letter(s) for s in range(26))
 #: every card code: its usual spellings, and its place in the canonical order
 _SPELLED = spellings((*kc.NUMBERS, WILD, PASS))
 _ORDER_KEY = {code: kc.sort_key(code) for code in set(_SPELLED.values())}.__getitem__
-#: how a pile entry shows a Pass card: it keeps the value in force
-PASSED = "pass"
-_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six")
 
 
 # --- values: setup and the pile -------------------------------------------------------
@@ -113,109 +112,13 @@ class State:
     actions: int = 0
 
 
-def _who(seat: int, taking: bool) -> str:
-    """The start of a message about the cards of a move: "B plays" / "B leads"."""
-    return f"{seat_letter(seat)} {'leads' if taking else 'plays'}"
-
-
-def _shape(seat: int, taking: bool, cards: Sequence[str], wild: int | None) -> int | None:
-    """The value each card of the move counts (None for a Pass card); a RuleViolation
-    when the cards are not one legal play."""
-    text = kc.write_cards(cards, wild)
-    who = _who(seat, taking)
-    if not cards:
-        raise RuleViolation(f"{who} no card")
-    if PASS in cards:
-        if len(cards) > 1:
-            raise RuleViolation(f"{who} {text}, but a Pass card is played alone")
-        return None
-    numbers = [int(c) for c in cards if is_number(c)]
-    if numbers:
-        n = numbers[0]
-        other = next((m for m in numbers if m != n), None)
-        if other is not None:
-            raise RuleViolation(
-                f"{who} {text}, but a set's numbers must be equal ({n} and {other})"
-            )
-        if WILD in cards and n > kc.WILD_HIGH:
-            raise RuleViolation(
-                f"{who} {text}, but a wild card counts only as 1 to 7, "
-                f"so it cannot join a set of {n}s"
-            )
-        if wild is not None and wild != n:
-            raise RuleViolation(f"{who} {text}, but wild cards in a set of {n}s count as {n}")
-        return n
-    if wild is None:
-        raise RuleViolation(
-            f"{who} {text}, but wild cards played alone must declare one value 1 to 7 (W=5)"
-        )
-    if not kc.WILD_LOW <= wild <= kc.WILD_HIGH:
-        raise RuleViolation(f"{who} {text}, but a wild card counts as 1 to 7, not {wild}")
-    return wild
-
-
-@dataclass(frozen=True, slots=True)
-class _Reading:
-    """What a move is, whoever makes it: the cards it needs from the hand (code and
-    count, first written first), whether the cards make one legal play, the value
-    each card counts (None for a Pass card) and the cards as the pile shows them."""
-
-    move: Move
-    taking: bool
-    need: tuple[tuple[str, int], ...]
-    legal: bool
-    per: int | None
-    value: int  # per times the number of cards: the value the play makes (0 for a Pass)
-    special: str | None  # how the pile shows it: "pass" for a Pass card
-    shown: tuple[str, ...]
-    wilds: int
-    passes: int
-
-
-#: readings by move object (moves are immutable and the loader shares equal ones);
-#: an entry keeps its move alive, so the id is never another object's
-_READINGS: dict[int, _Reading] = memo.table()
-
-
-def _read(move: Move) -> _Reading:
-    cards = move.cards
-    try:
-        per, legal = _shape(0, False, cards, move.wild), True
-    except RuleViolation:
-        per, legal = None, False
-    reading = _Reading(
-        move,
-        isinstance(move, Take),
-        tuple(Counter(cards).items()),
-        legal,
-        per,
-        per * len(cards) if per is not None else 0,
-        PASSED if per is None else None,
-        tuple(f"{WILD}={per}" if c == WILD else c for c in cards),
-        cards.count(WILD),
-        cards.count(PASS),
-    )
-    return memo.remember(_READINGS, id(move), reading)
-
-
-def _check_held(seat: int, taking: bool, hand: Counter[str], move: Move) -> None:
-    for code, need in Counter(move.cards).items():
-        have = hand[code]
-        if have == 0:
-            raise RuleViolation(f"{seat_letter(seat)} does not hold {code}")
-        if have < need:
-            raise RuleViolation(
-                f"{_who(seat, taking)} {kc.write_cards(move.cards, move.wild)}, but holds "
-                f"only {_COUNT_WORDS[have]} {code}"
-            )
-
-
 # --- the plug-in ---------------------------------------------------------------------
 class KniziaRules(Rules[Setup, Move, State]):
     """Escalation! as Reiner Knizia's rules describe it, with RULES.md's decisions."""
 
     game: ClassVar[str] = "escalation-knizia"
     title: ClassVar[str] = "Escalation! (Reiner Knizia)"
+    order: ClassVar[int | None] = 2  # NOTATION.md's order
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     options: ClassVar[tuple[Option, ...]] = (SPECIAL_LEAD,)
@@ -283,9 +186,9 @@ class KniziaRules(Rules[Setup, Move, State]):
         if seat != state.turn:
             turn = seat_letter(state.turn) if state.turn is not None else "nobody"
             raise RuleViolation(f"it is {turn}'s turn, not {seat_letter(seat)}'s")
-        reading = _READINGS.get(id(move))
+        reading = READINGS.get(id(move))
         if reading is None or reading.move is not move:
-            reading = _read(move)
+            reading = read_move(move)
         taking = reading.taking
         cards = move.cards
         pile = state.pile
@@ -297,9 +200,9 @@ class KniziaRules(Rules[Setup, Move, State]):
         need = reading.need
         for code, n in need:
             if get(code, 0) < n:
-                _check_held(seat, taking, hand, move)  # raises, saying what is missing
+                check_held(seat, taking, hand, move)  # raises, saying what is missing
         if not reading.legal:
-            _shape(seat, taking, cards, move.wild)  # raises, saying why
+            play_shape(seat, taking, cards, move.wild)  # raises, saying why
         per = reading.per
         leading = taking or not pile
         if per is not None:  # numbers or wild cards: the usual case

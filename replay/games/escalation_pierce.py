@@ -201,6 +201,7 @@ class PierceRules(Rules[Setup, Move, State]):
 
     game: ClassVar[str] = "escalation-pierce"
     title: ClassVar[str] = "Escalation (Charles Pierce)"
+    order: ClassVar[int | None] = 1  # NOTATION.md's order
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
     options: ClassVar[tuple[Option, ...]] = (SPECIAL_LEAD,)

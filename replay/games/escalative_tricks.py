@@ -9,8 +9,10 @@ worth k points; the declarer scores raw + bid if raw >= bid, else raw - bid.
 
 Notation (NOTATION.md §4): ``X: pass``, ``X: bid 5``, ``X: trump S``, ``X: AH``; move
 numbers number tricks and stand only before a trick's first card.  Moves are read and
-written by :mod:`replay.games._tricks_notation`.  docs/games/escalative-tricks.md
-describes the rules as implemented and the table()/facts() keys.
+written by :mod:`replay.games._tricks_notation`; the state, the scores read from it and
+the table's data are in :mod:`replay.games._tricks_state`.
+docs/games/escalative-tricks.md describes the rules as implemented and the
+table()/facts() keys.
 
 Cost: ``apply`` is constant time (a hand holds at most seven cards); a game is at most
 28 card plays, one trump and a bounded auction.
@@ -19,11 +21,8 @@ Cost: ``apply`` is constant time (a hand holds at most seven cards); a game is a
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
-from functools import partial
-from typing import Any, ClassVar, Literal, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal
 
 from replay.cards import SPELLED, Card, code_of, order_key, parse_card, sort_key, sorted_cards
 from replay.errors import RuleViolation
@@ -39,126 +38,48 @@ from replay.games._tricks_notation import (
     Play,
     Trump,
     parse_move,
-    shown,
     write_move,
+)
+from replay.games._tricks_state import (
+    ACE,
+    BID_SERIES,
+    HAND_SIZE,
+    LETTERS,
+    MAX_BID,
+    PLAYERS,
+    TRICKS,
+    Phase,
+    Setup,
+    State,
+    Trick,
+    final_scores,
+    legal_cards,
+    made,
+    make_trick,
+    next_seat,
+    raw_scores,
+    table_json,
+    trick_winner,
+    tricks_won,
 )
 from replay.record import Outcome, Variant, seat_letter
 from replay.registry import register
 from replay.rules import FactSpec, Option, Rules
-from replay.slots import slot_init
 
-PLAYERS = 4
-HAND_SIZE = 7
-TRICKS = HAND_SIZE
-#: the highest raw score, 1 + 2 + … + 7, which is also the highest bid
-MAX_BID = TRICKS * (TRICKS + 1) // 2
-ACE = 14
-#: the chart's series of the high bid (the others are named by seat letter)
-BID_SERIES = "Bid"
+# the state and its reading live in _tricks_state; tests and callers import them here
+__all__ = [
+    "PLAYERS",
+    "Phase",
+    "Setup",
+    "State",
+    "Trick",
+    "TricksRules",
+    "legal_cards",
+    "trick_winner",
+]
+
 #: the bot's rough hand strength: points per rank (A K Q J)
 _STRENGTH = {14: 4, 13: 3, 12: 2, 11: 1}
-
-
-class Phase(StrEnum):
-    AUCTION = "auction"
-    TRUMP = "trump"
-    PLAY = "play"
-    OVER = "over"
-
-
-@slot_init
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """The deal: one hand per seat, in seat order, each sorted canonically."""
-
-    deal: tuple[tuple[Card, ...], ...]
-
-
-class Trick(NamedTuple):
-    """A completed trick: its number (= its value), who led, the suit led, the cards
-    in the order played, and who won it (a named tuple, made in one step by
-    :data:`_trick`)."""
-
-    number: int
-    leader: int
-    led: str
-    cards: tuple[tuple[int, Card], ...]
-    winner: int
-
-
-_trick: Callable[[tuple[int, int, str, tuple[tuple[int, Card], ...], int]], Trick] = partial(
-    tuple.__new__, Trick
-)
-#: seat letters by seat, for messages
-_LETTERS = tuple(seat_letter(s) for s in range(PLAYERS))
-
-
-@dataclass(slots=True)
-class State:
-    """A game in progress (mutated in place by :meth:`TricksRules.apply`)."""
-
-    first: int
-    hands: list[dict[str, Card]]  # code -> card
-    phase: Phase = Phase.AUCTION
-    turn: int | None = 0  # None once the game is over
-    calls: list[tuple[int, int | None]] = field(default_factory=list)  # (seat, bid or None)
-    passed: list[bool] = field(default_factory=lambda: [False] * PLAYERS)
-    high_bid: int | None = None
-    declarer: int | None = None
-    trump: str | None = None
-    trick: list[tuple[int, Card]] = field(default_factory=list)
-    tricks: list[Trick] = field(default_factory=list)
-    played: dict[str, tuple[int, int]] = field(default_factory=dict)  # code -> (seat, trick)
-    last: tuple[int, Move] | None = None
-    actions: int = 0
-
-
-def _next(seat: int) -> int:
-    return (seat + 1) % PLAYERS
-
-
-def trick_winner(cards: Sequence[tuple[int, Card]], trump: str | None) -> int:
-    """The seat whose card wins: the highest trump, else the highest of the suit led."""
-    led = cards[0][1].suit
-    # max((rank, seat)) over the trumps if any, else over the suit led: in one pass
-    winner, top, trumped = -1, -1, False
-    for s, c in cards:
-        suit, rank = c.suit, c.rank
-        if suit == trump:
-            if not trumped or rank > top or (rank == top and s > winner):
-                winner, top, trumped = s, rank, True
-        elif not trumped and suit == led and (rank > top or (rank == top and s > winner)):
-            winner, top = s, rank
-    return winner
-
-
-def legal_cards(state: State, seat: int) -> list[Card]:
-    """The cards ``seat`` may play to the current trick (all of them on a lead)."""
-    hand = list(state.hands[seat].values())
-    if state.trick:
-        led = state.trick[0][1].suit
-        follow = [c for c in hand if c.suit == led]
-        if follow:
-            return follow
-    return hand
-
-
-def raw_scores(state: State) -> list[int]:
-    raw = [0] * PLAYERS
-    for t in state.tricks:
-        raw[t.winner] += t.number
-    return raw
-
-
-def final_scores(state: State, raw: list[int] | None = None) -> list[int]:
-    """Raw scores, the declarer's with the bid added (made) or taken off (failed).
-    ``raw``: the raw scores when the caller has them already."""
-    scores = list(raw) if raw is not None else raw_scores(state)
-    if state.declarer is not None and state.high_bid is not None:
-        bid = state.high_bid
-        d = state.declarer
-        scores[d] = scores[d] + bid if scores[d] >= bid else scores[d] - bid
-    return scores
 
 
 # --- the plug-in ---------------------------------------------------------------------
@@ -167,6 +88,7 @@ class TricksRules(Rules[Setup, Move, State]):
 
     game: ClassVar[str] = "escalative-tricks"
     title: ClassVar[str] = "Escalative-scoring trick game"
+    order: ClassVar[int | None] = 3  # NOTATION.md's order
     min_players: ClassVar[int] = PLAYERS
     max_players: ClassVar[int] = PLAYERS
     options: ClassVar[tuple[Option, ...]] = ()
@@ -260,7 +182,7 @@ class TricksRules(Rules[Setup, Move, State]):
         elif isinstance(move, Bid):
             state.calls.append((seat, move.amount))
             state.high_bid, state.declarer = move.amount, seat
-            state.turn = _next(seat)
+            state.turn = next_seat(seat)
         elif isinstance(move, Trump):
             state.trump = move.suit
             state.phase = Phase.PLAY
@@ -281,7 +203,7 @@ class TricksRules(Rules[Setup, Move, State]):
         return f"the declarer {turn} leads trick 1, not {who}"
 
     def _check_call(self, state: State, seat: int, move: Move) -> None:
-        who = _LETTERS[seat]
+        who = LETTERS[seat]
         if isinstance(move, Trump):
             raise RuleViolation(
                 f"{who} names trump, but the auction is not over yet "
@@ -312,7 +234,7 @@ class TricksRules(Rules[Setup, Move, State]):
             )
 
     def _check_trump(self, state: State, seat: int, move: Move) -> None:
-        who = _LETTERS[seat]
+        who = LETTERS[seat]
         if isinstance(move, Pass | Bid):
             raise RuleViolation(
                 f"the auction is over: {who} won it with {state.high_bid} and names trump now "
@@ -369,7 +291,7 @@ class TricksRules(Rules[Setup, Move, State]):
             state.phase = Phase.OVER
             state.turn = None
         else:
-            state.turn = _next(seat)
+            state.turn = next_seat(seat)
 
     def _play(self, state: State, seat: int, c: Card) -> None:
         number = len(state.tricks) + 1
@@ -382,7 +304,9 @@ class TricksRules(Rules[Setup, Move, State]):
             return
         winner = trick_winner(state.trick, state.trump)
         leader, first_card = state.trick[0]
-        state.tricks.append(_trick((number, leader, first_card.suit or "", tuple(trick), winner)))
+        state.tricks.append(
+            make_trick((number, leader, first_card.suit or "", tuple(trick), winner))
+        )
         state.trick = []
         if len(state.tricks) == TRICKS:
             state.phase = Phase.OVER
@@ -411,65 +335,19 @@ class TricksRules(Rules[Setup, Move, State]):
         return len(state.tricks) + 1
 
     def table(self, state: State) -> dict[str, Any]:
-        seats = [seat_letter(s) for s in range(PLAYERS)]
-        raw = raw_scores(state)
-        running = [0] * PLAYERS
-        tricks = []
-        for t in state.tricks:
-            running[t.winner] += t.number
-            tricks.append(
-                {
-                    "number": t.number,
-                    "value": t.number,
-                    "leader": seat_letter(t.leader),
-                    "led": t.led,
-                    "cards": [{"seat": seat_letter(s), "card": c.code} for s, c in t.cards],
-                    "winner": seat_letter(t.winner),
-                    "raw_after": dict(zip(seats, running, strict=True)),
-                }
-            )
-        over = state.phase is Phase.OVER
-        last = None
-        if state.last is not None:
-            last = {"seat": seat_letter(state.last[0]), "text": write_move(state.last[1])}
-        return {
-            "seats": seats,
-            "phase": state.phase.value,
-            "turn": seat_letter(state.turn) if state.turn is not None else None,
-            "first": seat_letter(state.first),
-            "auction": [{"seat": seat_letter(s), "call": _call(b)} for s, b in state.calls],
-            "auction_rounds": _auction_rounds(state),
-            "high_bid": state.high_bid,
-            "declarer": seat_letter(state.declarer) if state.declarer is not None else None,
-            "trump": state.trump,
-            "hands": {seats[s]: shown(h.values()) for s, h in enumerate(state.hands)},
-            "trick": {
-                "number": len(state.tricks) + 1 if not over else None,
-                "leader": seat_letter(state.trick[0][0]) if state.trick else None,
-                "led": state.trick[0][1].suit if state.trick else None,
-                "cards": [{"seat": seat_letter(s), "card": c.code} for s, c in state.trick],
-            },
-            "tricks": tricks,
-            "tokens": {
-                seats[s]: [t.number for t in state.tricks if t.winner == s] for s in range(PLAYERS)
-            },
-            "raw": dict(zip(seats, raw, strict=True)),
-            "made": _made(state),
-            "final": dict(zip(seats, final_scores(state), strict=True)) if over else None,
-            "last": last,
-        }
+        return table_json(state)
 
     def facts(self, state: State) -> dict[str, Any]:
-        seats = _LETTERS
+        seats = LETTERS
         over = state.phase is Phase.OVER
         raw = raw_scores(state)
         return {
             "bid": state.high_bid,
             "declarer": seats[state.declarer] if state.declarer is not None else None,
             "trump": state.trump,
-            "made": _made(state, raw),
+            "made": made(state, raw),
             "raw_by_seat": dict(zip(seats, raw, strict=True)),
-            "tricks_by_seat": dict(zip(seats, _tricks_won(state), strict=True)),
+            "tricks_by_seat": dict(zip(seats, tricks_won(state), strict=True)),
             "final_by_seat": dict(zip(seats, final_scores(state, raw), strict=True))
             if over
             else None,
@@ -536,37 +414,6 @@ class TricksRules(Rules[Setup, Move, State]):
         if low <= limit and rng.random() < 0.7:
             return Bid(rng.randint(low, min(limit, low + 2)))
         return Pass()
-
-
-def _tricks_won(state: State) -> list[int]:
-    won = [0] * PLAYERS
-    for t in state.tricks:
-        won[t.winner] += 1
-    return won
-
-
-def _call(bid: int | None) -> str:
-    return "pass" if bid is None else f"bid {bid}"
-
-
-def _made(state: State, raw: list[int] | None = None) -> bool | None:
-    """Whether the declarer reached the bid; None before the end or with no declarer.
-    ``raw``: the raw scores when the caller has them already."""
-    if state.phase is not Phase.OVER or state.declarer is None or state.high_bid is None:
-        return None
-    return (raw if raw is not None else raw_scores(state))[state.declarer] >= state.high_bid
-
-
-def _auction_rounds(state: State) -> list[list[str | None]]:
-    """The auction as rows of four cells under seat columns A B C D: a call's cell is
-    its seat's column; cells before First's first call and after the last call are
-    None (as on a bridge auction card)."""
-    cells: list[str | None] = [None] * state.first
-    cells += [_call(b) for _, b in state.calls]
-    if not state.calls:
-        return []
-    cells += [None] * (-len(cells) % PLAYERS)
-    return [cells[k : k + PLAYERS] for k in range(0, len(cells), PLAYERS)]
 
 
 register(TricksRules())

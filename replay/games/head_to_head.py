@@ -145,6 +145,7 @@ class HeadToHeadRules(Rules[Setup, Play, State]):
 
     game: ClassVar[str] = "head-to-head"
     title: ClassVar[str] = "Head-To-Head (Esty)"
+    order: ClassVar[int | None] = 4  # NOTATION.md's order
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 3
     options: ClassVar[tuple[Option, ...]] = (TIE_OWN_CARD,)

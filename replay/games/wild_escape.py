@@ -30,6 +30,7 @@ from replay.games import _wild_bot as bot
 from replay.games import _wild_notation as wn
 from replay.games._wild_combos import RANKS, single_value
 from replay.games._wild_notation import PLAYERS, TEAMS, Move, Pass, Play, Return, Setup, Tribute
+from replay.games._wild_reading import move_text, play_reading
 from replay.games._wild_state import (
     FINAL_LEVEL,
     FIVE_CARD_ORDER,
@@ -37,11 +38,9 @@ from replay.games._wild_state import (
     LEAD_AFTER_ESCAPE,
     LEVEL_ADVANCE,
     State,
-    move_text,
     next_hand,
-    play_reading,
-    table_json,
 )
+from replay.games._wild_table import table_json
 from replay.record import GameRecord, Outcome, Variant, seat_index, seat_letter
 from replay.registry import register
 from replay.rules import (
@@ -71,6 +70,7 @@ class WildEscapeRules(Rules[Setup, Move, State]):
 
     game: ClassVar[str] = "wild-escape"
     title: ClassVar[str] = "Wild Escape (Da Guai Lu Zi)"
+    order: ClassVar[int | None] = 5  # NOTATION.md's order
     min_players: ClassVar[int] = PLAYERS
     max_players: ClassVar[int] = PLAYERS
     options: ClassVar[tuple[Option, ...]] = (
@@ -269,7 +269,12 @@ class WildEscapeRules(Rules[Setup, Move, State]):
     def facts(self, state: State) -> dict[str, Any]:
         return state.facts()
 
-    # --- perspectives, chart, facts ----------------------------------------------------
+    # --- teams, perspectives, chart, facts ---------------------------------------------
+    def teams(self, *, players: int) -> dict[str, str]:
+        """ACE (seats A, C, E) and BDF (B, D, F); ``{}`` at a table not of six.  The
+        table's ``team_of`` key holds the same (both come from ``seat_teams``)."""
+        return wn.seat_teams(players)
+
     def perspectives(self, *, players: int) -> tuple[Perspective, ...]:
         """Everything, each seat, each team (its three seats' knowledge pooled), and a
         spectator."""

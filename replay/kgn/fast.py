@@ -3,8 +3,9 @@
 Most records are tag lines (``[Name "value"]``, one per line) and movetext lines of
 actions (``12. B: 7H 7C``), with no comments, no escapes in tag values and no action
 split over two lines.  :func:`scan_record` reads such a record with one regex pass
-per line and keeps its actions in compact form (:data:`~replay.record.CompactAction`),
-so a valid record costs no token, RawAction or position objects.  Anything else —
+per line and keeps its actions in compact form (:data:`~replay.raw_action.CompactAction`,
+turned into RawActions only on demand by :func:`~replay.raw_action.expand`), so a
+valid record costs no token, RawAction or position objects.  Anything else —
 a comment, a ``;``, an odd character, a syntax error — makes it give up (None): the
 general reader (:mod:`replay.kgn.reader`) then reads that record, and it alone
 decides every error and its position.  Both therefore give the same RawRecord for
@@ -20,19 +21,11 @@ import re
 from collections.abc import Sequence
 
 from replay.errors import Pos, make_pos
-from replay.record import CompactAction, RawAction, RawRecord, Tag
+from replay.raw_action import ACTION_PATTERN, CompactAction
+from replay.record import RawRecord, Tag
 
 #: a tag line: one tag, no escapes in the value, nothing else on the line
 _TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"([^"\\]*)"[ \t]*\][ \t]*')
-#: one action: ``[N.] X: word word``, the words plain (letters, digits, =).  A word
-#: that is a move number (``12.``) or a seat label (``B:``) starts the next action;
-#: possessive repeats, so nothing is tried twice.  Whatever follows an action that is
-#: not a blank (``7H.``, ``take:``) stops the fast path at the next match.
-_ACTION = re.compile(
-    r"[ \t]*+(?:([0-9]++)\.[ \t]*+)?([A-Za-z]):[ \t]*+"
-    r"([A-Za-z0-9=]++(?:[ \t]++(?![0-9]++\.|[A-Za-z]:)[A-Za-z0-9=]++)*+)"
-)
-_WORD = re.compile(r"[^ \t]+")
 #: what the general reader's line scanner skips as blank
 _BLANKS = " \t\r\f\v"
 _SEATS = {chr(c): (c | 0x20) - ord("a") for c in (*range(65, 91), *range(97, 123))}
@@ -83,7 +76,7 @@ def scan_record(
     # --- the movetext, up to the next line that starts with "["
     actions: list[CompactAction] = []
     star_pos: Pos | None = None
-    match = _ACTION.match
+    match = ACTION_PATTERN.match
     add = actions.append
     seats, numbers = _SEATS, _NUMBERS
     while i < n:
@@ -134,29 +127,3 @@ def scan_record(
         compact=tuple(actions),
     )
     return record, end
-
-
-def expand(record: RawRecord) -> tuple[RawAction, ...]:
-    """The RawActions of a record :func:`scan_record` read, as the general reader
-    gives them (words and their positions read again from the record's text)."""
-    assert record.compact is not None
-    lines = record.text.split("\n")
-    out = []
-    for k, (seat, words, number, line, col) in enumerate(record.compact, start=1):
-        m = _ACTION.match(lines[line - record.first_line], col - 1)
-        assert m is not None
-        body = m.start(3) + 1
-        found = list(_WORD.finditer(words))
-        pos = Pos(line, col)
-        out.append(
-            RawAction(
-                index=k,
-                seat=chr(ord("A") + seat),
-                words=tuple(w.group() for w in found),
-                word_pos=tuple(Pos(line, body + w.start()) for w in found),
-                number=number,
-                number_pos=pos if number is not None else None,
-                pos=pos,
-            )
-        )
-    return tuple(out)

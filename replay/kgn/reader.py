@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from replay.errors import NotationError, Pos
 from replay.kgn.fast import scan_record
-from replay.record import RawAction, RawRecord, Tag
+from replay.raw_action import RawAction
+from replay.record import RawRecord, Tag
 
 MAX_TAG_VALUE = 10_000
 

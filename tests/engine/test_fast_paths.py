@@ -25,7 +25,7 @@ from replay.errors import NotationError, Pos, SetupError
 from replay.games import _deal
 from replay.games._wild_combos import RANKS, SUITS, ComboError, classify
 from replay.games._wild_notation import Play as WildPlay
-from replay.games._wild_state import PlayReading
+from replay.games._wild_reading import PlayReading
 from replay.games.escalative_tricks import trick_winner
 from replay.generate import generate_record
 from replay.kgn.writer import write_record
