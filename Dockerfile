@@ -14,8 +14,14 @@ RUN apt-get update \
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY replay/ replay/
+COPY lib/ lib/
 COPY config/ config/
 COPY records/ records/
+COPY players/ players/
+COPY ratings/ ratings/
+COPY events/ events/
+COPY search/ search/
+COPY viewer/ viewer/
 COPY accounts/ accounts/
 COPY api/ api/
 COPY templates/ templates/

@@ -28,6 +28,7 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy replay
+	$(VENV)/bin/lint-imports --no-cache
 
 fmt: setup
 	$(VENV)/bin/ruff check --fix .

@@ -1,5 +1,5 @@
 """API views for a player's stats (streaks, best and worst games), head to head against
-another player, and rating history: thin views over players.form,
+another player, and rating history: thin views over players.streaks,
 players.versus and ratings.leaderboards, the code the player pages use."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from api.people import _LIST_ERRORS, _ONE_ERRORS, _REDIRECT, _games, visible_pla
 from api.schema import _ERRORS, _STR, GAME_FILTERS, _query
 from api.serializers import GameListOutput
 from api.stats_serializers import PlayerFormOutput, PlayerRatingsOutput, VersusOutput
-from players.form import player_form
 from players.selectors import player_get, player_name, visible_name
+from players.streaks import player_form
 from players.versus import player_versus
 from ratings.leaderboards import game_title, player_ratings, rating_history
 from records.models import Game, Player, Seat

@@ -50,7 +50,7 @@ def _path(name: str, kind: Any, text: str) -> OpenApiParameter:
 _COUNT = {"type": "integer", "minimum": 0}
 #: every filter of the search page (search.selectors.game_list), as docs/api.md lists them
 GAME_FILTERS = [
-    _query("game", _STR, "game id: " + ", ".join(registry.KNOWN_GAMES)),
+    _query("game", _STR, "game id: " + ", ".join(registry.game_ids())),
     _query(
         "player",
         _STR,

@@ -1,6 +1,6 @@
 """Output serializers for a player's stats (streaks, best and worst games), head-to-head
 records and ratings (histories, leaderboards, partnerships).  They read the dataclasses
-and rows of players.form, players.versus and ratings.leaderboards attribute by
+and rows of players.streaks, players.versus and ratings.leaderboards attribute by
 attribute: the pages and the API show the same numbers from the same code."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class GameFormOutput(serializers.Serializer[Any]):
 
 
 class PlayerFormOutput(serializers.Serializer[Any]):
-    """A player's streaks and best and worst games (players.form.PlayerForm)."""
+    """A player's streaks and best and worst games (players.streaks.PlayerForm)."""
 
     id = serializers.IntegerField(source="player_id")
     name = serializers.SerializerMethodField()

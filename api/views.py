@@ -35,7 +35,6 @@ from records.models import GameStatus, Record
 from records.quota import QuotaExceeded, quota_check
 from records.removal import UploadBusy, upload_delete
 from records.selectors import (
-    game_list,
     game_rows,
     pick_index,
     upload_get,
@@ -44,6 +43,7 @@ from records.selectors import (
     with_labels,
 )
 from records.services import event_pick, upload_create
+from search.selectors import game_list
 from viewer.cache import record_actions
 
 _HTML = [BrowsableAPIRenderer] if settings.DEBUG else []

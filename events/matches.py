@@ -27,6 +27,7 @@ from django.db.models import Count, Max, Min, QuerySet
 from django.http import Http404
 
 from records.models import Event, Game, GameStatus, Record
+from records.placings import team_of
 from records.selectors import stored_record
 from replay import registry
 from replay.matches import MatchEntry, MatchStatus, MatchVerdict, match_verdicts
@@ -244,7 +245,7 @@ def _hand(r: Record, record: GameRecord | None) -> Hand | None:
     outcome = _outcome(r)
     winning = None
     if outcome is not None and outcome.winners:
-        winning = table["team_of"].get(seat_letter(outcome.winners[0]))
+        winning = team_of(game.game, game.num_players).get(seat_letter(outcome.winners[0]))
     return Hand(
         levels=tuple((team, str(level)) for team, level in table["levels"].items()),
         offense=str(table["offense"]),

@@ -12,7 +12,6 @@ knows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 from typing import Any
 
 from celery import current_app
@@ -36,4 +35,8 @@ def send(name: str, args: Sequence[Any] = (), *, countdown: float | None = None)
 def send_on_commit(name: str, args: Sequence[Any] = (), *, countdown: float | None = None) -> None:
     """Send task ``name`` once the current transaction commits (at once outside one);
     a broker error is logged, not raised (the sweeps send what was lost)."""
-    transaction.on_commit(partial(send, name, args, countdown=countdown), robust=True)
+
+    def send_now() -> None:  # a function, not a partial: Django names it when it fails
+        send(name, args, countdown=countdown)
+
+    transaction.on_commit(send_now, robust=True)

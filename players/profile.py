@@ -10,7 +10,7 @@ team places 1st, the other 2nd, and a draw places everyone 1st.
 Cost: pages read the profile from per-player aggregates instead
 (players/aggregated_profile.py, which builds the same :class:`Profile`), so it costs the
 same whatever the number of games; :func:`player_results` (the HTML page's streaks and
-best and worst games, players/form.py) and :func:`profile_from_results` (the
+best and worst games, players/streaks.py) and :func:`profile_from_results` (the
 computation from scratch the tests compare the aggregates with) are one count, then two
 queries for every finished game of the player with all its seats
 (``records.placings.game_results``) and a pass over them; never a query per game.
@@ -246,7 +246,7 @@ class PlayerResults:
 
 def player_results(*, user: Any, player: Player) -> PlayerResults:
     """The games of ``player`` that ``user`` may see, read once for the profile, the
-    form (players/form.py) and the like; Http404 when they may see none (a player
+    form (players/streaks.py) and the like; Http404 when they may see none (a player
     is only known through visible games).  Cost: three queries (a count, the finished
     games, their seats)."""
     games = player_games(user=user, player=player)

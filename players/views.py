@@ -1,6 +1,6 @@
 """Event and player pages: the event list, an event's standings, cross-table and games,
 the player list, a player's profile and two players' head-to-head.  What they compute is
-in events/standings.py, players/selectors.py, players/form.py and
+in events/standings.py, players/selectors.py, players/streaks.py and
 players/versus.py; everything is over what the viewer may see."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from django.views.decorators.http import require_GET
 
 from lib.paging import page_of
 from players.aggregated_profile import player_profile
-from players.form import form_from_results
 from players.profile import player_results
 from players.selectors import player_games, player_get, player_list, player_name, shown_name
+from players.streaks import form_from_results
 from players.versus import player_versus, versus_find, versus_games
 from ratings.charts import player_ratings_context
 from records.models import Player

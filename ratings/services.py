@@ -324,7 +324,11 @@ def ratings_queue(
             batch_size=CHUNK,
         )
     for kind in sorted({kind for _, kind in found}):
-        transaction.on_commit(partial(_send, kind), robust=True)
+
+        def send_now(kind: str = kind) -> None:  # not a partial: Django names it on failure
+            _send(kind)
+
+        transaction.on_commit(send_now, robust=True)
 
 
 def _send(game: str) -> None:

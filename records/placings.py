@@ -16,7 +16,6 @@ reading it back (records/changes.py hands it to the change feed's consumers).
 from __future__ import annotations
 
 import enum
-import random
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -85,21 +84,10 @@ def relation(a: Placing, b: Placing) -> Relation:
 
 @lru_cache(maxsize=64)
 def team_of(game: str, players: int) -> dict[str, str]:
-    """Seat letter -> team name for a team game of ``players`` seats, from the plug-in's
-    own ``table()`` (its ``team_of`` key) of a freshly set-up table: teams depend on the
-    seats, never on the deal.  Empty for a game without teams.  Cost: one setup, once
-    per (game, players)."""
+    """Seat letter -> team name at a table of ``players`` seats (``Rules.teams``); empty
+    for a game without teams or one the registry does not know."""
     rules = registry.get(game)
-    if rules is None or rules.result_kind != "team":
-        return {}
-    try:
-        variant = rules.default_variant()
-        setup = rules.random_setup(random.Random(0), players=players, variant=variant)
-        state = rules.start(setup=setup, variant=variant, players=players, first=0)
-        found = rules.table(state).get("team_of")
-    except Exception:  # a table size the game cannot set up has no teams to read
-        return {}
-    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+    return dict(rules.teams(players=players)) if rules is not None else {}
 
 
 def seat_placings(

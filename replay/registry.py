@@ -16,7 +16,6 @@ import importlib
 import os
 import pkgutil
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from replay.rules import AnyRules
 
@@ -110,16 +109,3 @@ def _load_bundled() -> None:
         # fail loudly, and again on the next lookup, rather than run with games missing
         _loaded = False
         raise
-
-
-if TYPE_CHECKING:
-    KNOWN_GAMES: tuple[str, ...]
-else:
-
-    def __getattr__(name: str) -> object:
-        # KNOWN_GAMES was a hand-written tuple of game ids; it is now game_ids(),
-        # computed on each access.  Kept only for records/ and api/, which still name
-        # it: remove it once they call game_ids().
-        if name == "KNOWN_GAMES":
-            return game_ids()
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -32,5 +32,6 @@ echo "make test: database ${DATABASE_URL:-sqlite (var/)}, broker ${CELERY_BROKER
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy replay
+.venv/bin/lint-imports --no-cache
 $PY manage.py makemigrations --check --dry-run >/dev/null
 exec .venv/bin/pytest "$@"

@@ -9,7 +9,6 @@ from django import forms
 
 from records.models import GameStatus
 from replay import registry
-from replay.registry import KNOWN_GAMES
 from search.selectors import FACT_PREFIX, OPTION_PREFIX, PLAYER_MODES, SORTS
 
 if TYPE_CHECKING:
@@ -17,8 +16,8 @@ if TYPE_CHECKING:
 
 #: every number of seats some game is played with
 SEAT_COUNTS = range(
-    min(registry.get(g).min_players for g in KNOWN_GAMES),
-    max(registry.get(g).max_players for g in KNOWN_GAMES) + 1,
+    min(registry.get(g).min_players for g in registry.game_ids()),
+    max(registry.get(g).max_players for g in registry.game_ids()) + 1,
 )
 #: the /games/ filters shown first; the rest sit under "More filters"
 MAIN_FILTERS = ("q", "game", "player", "event", "status", "sort")
@@ -43,7 +42,7 @@ class GameFilterForm(forms.Form):
         widget=forms.TextInput({"type": "search"}),
     )
     game = forms.ChoiceField(
-        label="Game", required=False, choices=_choices(KNOWN_GAMES, "Any game")
+        label="Game", required=False, choices=_choices(registry.game_ids(), "Any game")
     )
     player = forms.CharField(
         label="Players",

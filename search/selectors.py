@@ -44,7 +44,7 @@ SORTS: dict[str, tuple[str, tuple[Any, ...]]] = {
 PLAYER_MODES = {"together": "All of them, in the same game", "any": "Any of them"}
 DATE_RE = re.compile(r"^(\d{4})(?:[.-](\d{2}|\?\?))?(?:[.-](\d{2}|\?\?))?$")
 #: every option name of every game (an ``opt.`` filter must name one of them)
-ALL_OPTIONS = frozenset(o.name for g in registry.KNOWN_GAMES for o in registry.get(g).options)
+ALL_OPTIONS = frozenset(o.name for g in registry.game_ids() for o in registry.get(g).options)
 #: parameters naming an option (``opt.<name>``) or a fact (``fact.<name>[.min|.max]``)
 OPTION_PREFIX = "opt."
 FACT_PREFIX = "fact."

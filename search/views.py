@@ -11,9 +11,10 @@ from django.views.decorators.http import require_GET
 
 from events.standings import event_list, event_summaries
 from records.models import Game, GameStatus
-from records.selectors import game_counts, game_list, upload_list_public, with_labels
+from records.selectors import game_counts, upload_list_public, with_labels
 from search.exports import games_kgn
 from search.filters import GameFilterForm
+from search.selectors import game_list
 
 GAMES_PER_PAGE = 50
 RECENT_ON_HOME = 8

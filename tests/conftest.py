@@ -21,8 +21,6 @@ from urllib.parse import urlsplit
 import pytest
 from django.conf import settings
 
-from tests.workers import SESSION_QUEUE
-
 pytest_plugins = ["tests.workers", "tests.pages"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,6 +37,7 @@ DEFAULT_PORTS = {"redis": 6379, "rediss": 6380, "amqp": 5672, "amqps": 5671, "py
 
 def pytest_configure(config: pytest.Config) -> None:
     from config.celery import app
+    from tests.workers import SESSION_QUEUE
 
     os.environ["CELERY_TASK_DEFAULT_QUEUE"] = SESSION_QUEUE
     os.environ.pop("KIBITZ_INGEST_QUEUE", None)  # ingest: "<queue>.ingest", per app

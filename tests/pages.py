@@ -15,11 +15,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from html import unescape
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from records.models import Game
+if TYPE_CHECKING:
+    from records.models import Game
 
 
 @pytest.fixture

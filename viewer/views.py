@@ -64,7 +64,7 @@ def _fault_move(record: Record, steps: int, seen: frozenset[int] | None) -> dict
 
 
 def _table_template(game: Game) -> str:
-    if game.game in registry.KNOWN_GAMES:
+    if game.game in registry.game_ids():
         return loader.select_template(
             [f"viewer/tables/{game.game}.html", GENERIC_TABLE]
         ).template.name
@@ -73,7 +73,7 @@ def _table_template(game: Game) -> str:
 
 def _scores_template(game: Game) -> str | None:
     """The game's own score table (viewer/scores/<game id>.html), if it has one."""
-    if game.game not in registry.KNOWN_GAMES:
+    if game.game not in registry.game_ids():
         return None
     try:
         return loader.get_template(f"viewer/scores/{game.game}.html").template.name

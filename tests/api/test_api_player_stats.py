@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from players.form import player_form
 from players.merge import player_merge
+from players.streaks import player_form
 from players.versus import player_versus
 from ratings.models import Partnership, Rating, RatingHistory
 from ratings.services import ratings_update

@@ -58,15 +58,8 @@ def test_every_bundled_game_has_its_own_order() -> None:
     assert orders == sorted(orders) and len(set(orders)) == len(orders)
 
 
-def test_known_games_is_an_alias_of_game_ids() -> None:
-    from replay.registry import KNOWN_GAMES
-
-    assert KNOWN_GAMES == registry.game_ids() == registry.KNOWN_GAMES
-
-
-def test_an_unknown_registry_attribute_raises_attribute_error() -> None:
-    with pytest.raises(AttributeError, match="no attribute 'KNOWN_GAME'"):
-        registry.KNOWN_GAME  # noqa: B018
+def test_the_registry_is_the_only_list_of_games() -> None:
+    assert not hasattr(registry, "KNOWN_GAMES")  # the hand-written tuple is gone
 
 
 def test_registering_the_same_rules_again_is_harmless() -> None:
@@ -125,7 +118,7 @@ def test_the_environment_variable_registers_plug_ins_when_the_registry_loads() -
         """
 import json
 from replay import registry
-print(json.dumps({"ids": registry.game_ids(), "known": registry.KNOWN_GAMES}))
+print(json.dumps({"ids": registry.game_ids(), "known": list(registry.games())}))
 """,
         modules_env=f" {TOY} ,,",
     )

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from players.merge import player_merge
 from records.identity import player_find
 from records.models import Fact, Player, Seat, normalise_name
-from records.selectors import game_list
+from search.selectors import game_list
 from tests.conftest import Kgn, make_upload, make_user
 
 pytestmark = pytest.mark.django_db

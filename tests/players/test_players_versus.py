@@ -5,7 +5,7 @@ and over all of them."""
 from __future__ import annotations
 
 from players.versus import Meeting, versus_from_results
-from tests.players.test_players_form import IDS, newest_first, scored, team
+from tests.players.test_players_streaks import IDS, newest_first, scored, team
 
 ANN, BOB = IDS["Ann"], IDS["Bob"]
 

@@ -15,12 +15,13 @@ from django.core.files.base import ContentFile
 
 from events.matches import match_sheet
 from records.models import Event, Game, Record
-from records.selectors import game_list, game_records
+from records.selectors import game_records
 from records.services import event_pick, upload_create, upload_verify
 from replay.generate import generate_match
 from replay.kgn import write_records
 from replay.matches import MatchStatus
 from replay.record import Outcome
+from search.selectors import game_list
 from tests.conftest import Kgn, make_user
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,8 @@ from django.db import connection
 from django.http import Http404
 
 from records.models import GameStatus, Record, Visibility
-from records.selectors import game_get, game_list, game_steps, upload_get, upload_records
+from records.selectors import game_get, game_steps, upload_get, upload_records
+from search.selectors import game_list
 
 pytestmark = pytest.mark.django_db
 

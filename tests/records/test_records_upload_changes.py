@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from records.models import Game, Record
-from records.selectors import game_list
+from search.selectors import game_list
 from tests.conftest import Kgn, make_upload, make_user
 
 pytestmark = pytest.mark.django_db

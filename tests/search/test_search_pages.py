@@ -25,7 +25,7 @@ def _game_ids(body: str) -> set[int]:
 
 @pytest.fixture
 def mixed() -> None:
-    for n, game in enumerate(registry.KNOWN_GAMES):
+    for n, game in enumerate(registry.game_ids()):
         make_upload(text=Kgn.write(Kgn.records(3, seed=60 + n, game=game)), name=f"{game}.kgn")
     make_upload(
         owner=make_user(), text=Kgn.valid(2, seed=61, event="Hidden Cup"), visibility="private"
@@ -45,7 +45,7 @@ def test_the_page_offers_every_filter_and_keeps_the_query(mixed: None) -> None:
     assert 'id="fact-filters"' not in page  # no game chosen: no facts yet
 
 
-@pytest.mark.parametrize("game", registry.KNOWN_GAMES)
+@pytest.mark.parametrize("game", registry.game_ids())
 def test_choosing_a_game_adds_its_options_and_facts(mixed: None, game: str) -> None:
     rules = registry.get(game)
     page = Client().get(f"/games/?game={game}").content.decode()

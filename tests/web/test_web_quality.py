@@ -27,7 +27,7 @@ PHONE = {"width": 390, "height": 844}
 def _archive() -> dict[str, Any]:
     """One upload per game id (a wild-escape match among them), and a user."""
     owner = make_user("organiser", password="pw")
-    for n, game in enumerate(registry.KNOWN_GAMES):
+    for n, game in enumerate(registry.game_ids()):
         records = Kgn.records(3, seed=80 + n, game=game, event=f"Quality Cup {n}")
         make_upload(owner=owner, text=Kgn.write(records), name=f"{game}.kgn")
     call_command("ratings")  # what the worker's update_ratings does after each batch
@@ -48,7 +48,7 @@ def _urls() -> list[str]:
         reverse("accounts:login"),
         reverse("accounts:signup"),
     ]
-    for game_id in registry.KNOWN_GAMES:
+    for game_id in registry.game_ids():
         game = Game.objects.filter(game=game_id).order_by("pk").first()
         urls.append(reverse("viewer:game-detail", args=[game.pk]) + "?step=3")
         urls.append(reverse("viewer:game-detail", args=[game.pk]) + "?step=5&view=A")

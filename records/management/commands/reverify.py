@@ -27,7 +27,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--game", choices=sorted(registry.KNOWN_GAMES))
+        parser.add_argument("--game", choices=registry.game_ids())
         parser.add_argument(
             "--since", metavar="VERSION", help="verdicts given by VERSION or a later engine"
         )

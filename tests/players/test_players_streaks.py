@@ -1,4 +1,4 @@
-"""A player's streaks and best and worst games (players/form.py), as pure
+"""A player's streaks and best and worst games (players/streaks.py), as pure
 functions over results built by hand: ties, draws, team games, games where the lowest
 score wins, and the order games were played in."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
-from players.form import (
+from players.streaks import (
     NO_STREAK,
     Outcome,
     Streak,
