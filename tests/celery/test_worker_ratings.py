@@ -21,7 +21,7 @@ from ratings.models import RatingChange, RatingHistory, RatingState
 from records.models import Game, GameStatus, Upload
 from records.services import upload_create
 from tests.conftest import Kgn, make_user
-from tests.ratings.test_ratings_services import PIERCE, assert_same_as_rebuild
+from tests.ratings.builders import PIERCE, assert_same_as_rebuild
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

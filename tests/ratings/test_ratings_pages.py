@@ -22,7 +22,7 @@ from ratings.models import Rating
 from ratings.services import ratings_update
 from records.models import Player
 from tests.conftest import make_user
-from tests.ratings.test_ratings_services import PIERCE, T0, WILD, add_game, pid, upload_at
+from tests.ratings.builders import PIERCE, T0, WILD, add_game, pid, upload_at
 from tests.web.test_web_quality import _axe
 
 pytestmark = pytest.mark.django_db
