@@ -8,7 +8,7 @@ from accounts.models import UploadQuota
 
 
 @admin.register(UploadQuota)
-class UploadQuotaAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class UploadQuotaAdmin(admin.ModelAdmin):
     list_display = ("user", "bytes_per_day", "note")
     search_fields = ("user__username", "note")
     raw_id_fields = ("user",)

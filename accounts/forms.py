@@ -13,12 +13,12 @@ from accounts.models import ApiToken
 
 
 class SignUpForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = get_user_model()
         fields = ("username",)
 
 
-class ApiTokenForm(forms.ModelForm):  # type: ignore[type-arg]
+class ApiTokenForm(forms.ModelForm):
     """Name a new personal API token (the token itself is generated)."""
 
     class Meta:

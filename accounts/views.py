@@ -13,6 +13,7 @@ from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -30,6 +31,14 @@ from accounts.throttle import (
     signup_limit,
 )
 from records.removal import AccountBusy, AccountDeleted, account_delete
+
+
+class SignedInRequest(HttpRequest):
+    """The request of a view behind ``login_required``: its user is signed in (for the
+    type checker; Django's own ``HttpRequest.user`` may be anonymous)."""
+
+    user: User
+
 
 SIGNUP_TEMPLATE = "accounts/signup.html"
 TOKENS_TEMPLATE = "accounts/tokens.html"
@@ -108,7 +117,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def tokens(request: HttpRequest) -> HttpResponse:
+def tokens(request: SignedInRequest) -> HttpResponse:
     """GET: the user's active tokens and a form for a new one.  POST: make a token and
     answer the page with it shown once (no redirect: the token is never stored, so it
     can't be carried to another request); ``never_cache`` keeps it out of caches."""
@@ -124,7 +133,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def token_revoke(request: SignedInRequest, pk: int) -> HttpResponse:
     """Revoke one of the user's own tokens; anyone else's (or a revoked one) is a 404."""
     token = get_object_or_404(ApiToken.objects.active(), pk=pk, owner=request.user)
     token.revoke()
@@ -147,7 +156,7 @@ def _deleted_words(done: AccountDeleted) -> str:
 @login_required
 @sensitive_post_parameters("password")
 @require_http_methods(["GET", "POST"])
-def account_delete_view(request: HttpRequest) -> HttpResponse:
+def account_delete_view(request: SignedInRequest) -> HttpResponse:
     """GET: what goes and what stays, and the form.  POST (with the password): delete the
     account, log out, go home."""
     form = AccountDeleteForm(request.POST or None, user=request.user)

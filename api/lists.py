@@ -10,7 +10,7 @@ stored meanwhile never repeat a line.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -53,7 +53,7 @@ class NdjsonRenderer(BaseRenderer):
         self,
         data: Any,
         accepted_media_type: str | None = None,
-        renderer_context: dict[str, Any] | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> bytes:
         return (json.dumps(data, cls=DjangoJSONEncoder) + "\n").encode()
 

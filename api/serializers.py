@@ -28,7 +28,8 @@ class ErrorOutput(serializers.Serializer[Any]):
 
     detail = serializers.CharField()
     code = serializers.CharField()
-    errors = serializers.DictField(
+    # the error body's field, not Serializer.errors: this class only documents the shape
+    errors = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="validation errors only: messages by parameter or field",
@@ -145,8 +146,9 @@ class GameDetailOutput(GameListOutput):
     """A game with the record shown (``?record=``, else the first the caller may see)
     and every record of it the caller may see."""
 
-    event = serializers.SerializerMethodField()
-    date = serializers.SerializerMethodField()
+    # the record shown's, where the list gives the first visible record's
+    event = serializers.SerializerMethodField()  # type: ignore[assignment]
+    date = serializers.SerializerMethodField()  # type: ignore[assignment]
     seats = SeatOutput(many=True)
     actions = serializers.SerializerMethodField()
     record = serializers.SerializerMethodField()
@@ -196,7 +198,7 @@ class GameDetailOutput(GameListOutput):
 
     @extend_schema_field(RecordOutput(many=True))
     def get_records(self, game: Game) -> list[dict[str, Any]]:
-        return RecordOutput(self.context["records"], many=True, context=self.context).data
+        return list(RecordOutput(self.context["records"], many=True, context=self.context).data)
 
 
 #: DRF's own writing of a datetime (ISO 8601 in the current time zone, "Z" for UTC)
@@ -435,4 +437,4 @@ class UploadOutput(serializers.ModelSerializer[Upload]):
     @extend_schema_field(UploadRecordOutput(many=True))
     def get_records(self, upload: Upload) -> list[dict[str, Any]]:
         games = self.context.get("records", [])
-        return UploadRecordOutput(games, many=True, context=self.context).data
+        return list(UploadRecordOutput(games, many=True, context=self.context).data)

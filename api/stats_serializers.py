@@ -18,7 +18,7 @@ def _url(context: dict[str, Any], name: str, **kwargs: Any) -> str:
     return _absolute(context, reverse(f"api:{name}", kwargs=kwargs))
 
 
-class _GameLink(serializers.Field):  # type: ignore[type-arg]
+class _GameLink(serializers.Field):
     """A game id as the API URL of that game (null for none)."""
 
     def to_representation(self, value: int | None) -> str | None:

@@ -31,8 +31,9 @@ class _LiveRate:
     scope: str | None
 
     def get_rate(self) -> str | None:
-        rates: dict[str, str | None] = api_settings.DEFAULT_THROTTLE_RATES
-        return rates.get(self.scope or "")
+        rates: dict[str, Any] = api_settings.DEFAULT_THROTTLE_RATES
+        rate = rates.get(self.scope or "")
+        return None if rate is None else str(rate)
 
 
 class AnonThrottle(_LiveRate, AnonRateThrottle):

@@ -122,7 +122,8 @@ def ensure_archive(size: str) -> tuple[str, float | None]:
 
 
 def _env(url: str, **extra: str) -> dict[str, str]:
-    return django_env(url, MEDIA_ROOT=str(ROOT / "var" / "bench" / "growth-media"), **extra)
+    media = str(ROOT / "var" / "bench" / "growth-media")
+    return {**django_env(url), **extra, "MEDIA_ROOT": media}
 
 
 # --- measuring (inside Django) ----------------------------------------------------------
@@ -170,11 +171,13 @@ def _subjects() -> dict[str, Any]:
         .order_by("-n", "upload__event__name")[RANK - 1]
     )
     pool = sorted(
-        Fact.objects.filter(
+        number
+        for number in Fact.objects.filter(
             name="pile_takes",
             game__game="escalation-pierce",
             game__records__upload__owner__username="pool",
         ).values_list("number", flat=True)
+        if number is not None  # a count fact always has its number
     )
     return {
         "player": Player.objects.get(pk=top["player"]),

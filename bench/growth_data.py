@@ -98,7 +98,9 @@ def _templates() -> dict[str, list[dict[str, Any]]]:
     """The pool's games by game id, each with its seats, facts and first record."""
     from records.models import Fact, Game, Record, Seat
 
-    games = {g["id"]: g for g in Game.objects.exclude(game="").values()}
+    games: dict[int, dict[str, Any]] = {
+        g["id"]: dict(g) for g in Game.objects.exclude(game="").values()
+    }
     for g in games.values():
         g["seats"], g["fact_rows"], g["record"] = [], [], None
     for s in Seat.objects.order_by("game_id", "seat").values():

@@ -172,10 +172,10 @@ def copy_cpu(database_url: str) -> tuple[float, int, str]:
         with conn.transaction():
             for table in TABLES:
                 with (
-                    (out / table).open("rb") as fh,
+                    (out / table).open("rb") as rows_in,
                     conn.cursor().copy(f"COPY bench_{table} FROM STDIN") as c,
                 ):
-                    while piece := fh.read(1024 * 1024):
+                    while piece := rows_in.read(1024 * 1024):
                         c.write(piece)
         pg, me = pg_cpu() - pg0, time.process_time() - me0
         for table in TABLES:

@@ -211,7 +211,7 @@ def gunicorn(
 ) -> subprocess.Popen[bytes]:
     """Kibitz under gunicorn (sync workers, ``timeout`` seconds a request may take) on
     127.0.0.1:``port``."""
-    return subprocess.Popen(  # type: ignore[call-overload,no-any-return]
+    return subprocess.Popen(  # type: ignore[call-overload]
         [
             str(Path(sys.executable).parent / "gunicorn"),
             "config.wsgi",

@@ -15,6 +15,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from bench.core import Target
 from bench.services import ROOT, django_env, free_port, fresh_database, manage, need_tool, wait_for
@@ -84,7 +85,7 @@ def run(runs: int) -> list[Target]:
         ours, base = statistics.median(p99s[key]), statistics.median(p99s["baseline"])
         return f"p99 {ours:.1f} ms (baseline {base:.1f} ms)"
 
-    common = {
+    common: dict[str, Any] = {
         "unit": "requests/s",
         "baselines": rates["baseline"],
         "baseline_name": "one row by pk, 2 KB JSON",

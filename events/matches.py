@@ -285,7 +285,7 @@ def _first_name(game: Game, record: GameRecord | None) -> str | None:
     return players[record.first] if record.first < len(players) else None
 
 
-def match_list(*, user: Any) -> QuerySet[Record]:
+def match_list(*, user: Any) -> QuerySet[Record, dict[str, Any]]:
     """The matches ``user`` can see: rows of ``{"upload__event", "upload__event__name",
     "match", "game__game", "rounds", "last_round", "first_date"}``, newest event first."""
     return (

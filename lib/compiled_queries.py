@@ -143,7 +143,7 @@ def _cursor(alias: str) -> Any:
     )
     if getattr(loader, "timezone", None) != connection.timezone:
         register_tzloader(connection.timezone, raw)
-    return connection._prepare_cursor(raw)
+    return connection._prepare_cursor(raw)  # type: ignore[attr-defined]  # Django's own wrapping
 
 
 def _stand_in(name: str, value: Any, k: int) -> Any:

@@ -320,7 +320,8 @@ def _apply_kinds(deltas: dict[tuple[int, str], KindSums]) -> None:
         .order_by("player_id", "kind")
         .select_for_update()
     )
-    keep, drop = [], []
+    keep: list[ProfileKind] = []
+    drop: list[ProfileKind] = []
     for row in rows:
         delta = deltas.get((row.player_id, row.kind))
         if delta is None:

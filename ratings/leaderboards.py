@@ -60,10 +60,10 @@ def rating_history(*, user: Any, player: Player, game: str | None = None) -> dic
     if game is not None:
         rows = rows.filter(kind=game)
     found: dict[str, list[Point]] = {}
-    for kind, *point in rows.order_by("kind", "date", "uploaded", "game_id").values_list(
-        "kind", "game_id", "date", "uploaded", "mu_after", "sigma_after", "place", "won"
-    ):
-        found.setdefault(kind, []).append(Point(*point))
+    for kind, game_id, day, uploaded, mu, sigma, place, won in rows.order_by(
+        "kind", "date", "uploaded", "game_id"
+    ).values_list("kind", "game_id", "date", "uploaded", "mu_after", "sigma_after", "place", "won"):
+        found.setdefault(kind, []).append(Point(game_id, day, uploaded, mu, sigma, place, won))
     return found
 
 

@@ -104,7 +104,8 @@ def main() -> int:
     ]  # fmt: skip
     time.sleep(8)  # let them connect
     user, _ = get_user_model().objects.get_or_create(username="load")
-    samples: dict[str, list[int]] = {"web": []} | {f"worker{k}": [] for k in range(len(workers))}
+    samples: dict[str, list[int]] = {"web": []}
+    samples.update({f"worker{k}": [] for k in range(len(workers))})
     done_at: list[int] = []  # records with a verdict at each sample
     start = time.monotonic()
     with open(args.file, "rb") as fh:

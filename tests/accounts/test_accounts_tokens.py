@@ -74,10 +74,10 @@ def test_create_use_and_revoke_a_token(user_factory: Any, kgn: Any) -> None:
     listing = client.get("/accounts/tokens/").content.decode()
     assert "never" not in listing  # last used is shown
 
-    response = client.post(f"/accounts/tokens/{row.pk}/revoke/", follow=True)
-    assert response.redirect_chain[-1][0] == "/accounts/tokens/"
-    assert "revoked" in response.content.decode()
-    assert "You have no API tokens" in response.content.decode()
+    revoked = client.post(f"/accounts/tokens/{row.pk}/revoke/", follow=True)
+    assert revoked.redirect_chain[-1][0] == "/accounts/tokens/"
+    assert "revoked" in revoked.content.decode()
+    assert "You have no API tokens" in revoked.content.decode()
     row.refresh_from_db()
     assert row.revoked_at is not None
     assert api.get("/api/games/").status_code == 401

@@ -101,7 +101,8 @@ def test_build_small_archive_is_consistent(capsys: Any) -> None:
         assert len(seats) == game.num_players
         (record,) = game.records.all()
         assert dict(record.tags)["Players"] == game.players_text
-        assert record.event_tag == dict(record.tags)["Event"] == record.upload.event.name
+        event = record.upload.event
+        assert event is not None and record.event_tag == dict(record.tags)["Event"] == event.name
         assert game.public == (record.upload.visibility == "public")
         by_letter = {s.letter: s.player_id for s in seats}
         for fact in Fact.objects.filter(game=game, player__isnull=False):
@@ -158,11 +159,9 @@ def test_build_loads_the_profiles_the_hook_keeps() -> None:
     profiles_rebuild()
     assert _profile_tables() == loaded
     viewer = AnonymousUser()
-    busiest = (
-        Seat.objects.filter(game__public=True, player__name__contains=" ")
-        .values_list("player", flat=True)
-        .first()
-    )
+    busiest = Seat.objects.filter(game__public=True, player__name__contains=" ").values_list(
+        "player", flat=True
+    )[0]
     player = Player.objects.get(pk=busiest)
     found = player_results(user=viewer, player=player)
     assert player_profile(user=viewer, player=player) == profile_from_results(

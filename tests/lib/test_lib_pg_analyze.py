@@ -33,7 +33,7 @@ def _analysed() -> tuple[Any, int]:
             "FROM pg_stat_user_tables WHERE relname = %s",
             [TABLE],
         )
-        return cursor.fetchone()  # type: ignore[return-value]
+        return cursor.fetchone()
 
 
 def _players(count: int, prefix: str) -> None:

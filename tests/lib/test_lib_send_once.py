@@ -55,9 +55,12 @@ def test_the_mark_expires_so_a_lost_message_holds_nothing_back_for_long(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     added: list[tuple[str, int]] = []
-    monkeypatch.setattr(
-        module.cache, "add", lambda key, value, timeout: added.append((key, timeout)) or True
-    )
+
+    def add(key: str, value: object, timeout: int) -> bool:
+        added.append((key, timeout))
+        return True
+
+    monkeypatch.setattr(module.cache, "add", add)
     sent: list[str] = []
     _sender(sent, "update_profiles")
     assert added == [("kibitz:sent:update_profiles", module.TTL)] and module.TTL <= 60

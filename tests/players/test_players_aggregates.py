@@ -90,7 +90,8 @@ def check(viewers: list[Any]) -> int:
                 assert found == expected, (player.name, str(viewer), drained)
                 seen += expected is not None and drained
         if not drained:
-            assert profiles_drain() > 0
+            applied = profiles_drain()
+            assert applied is not None and applied > 0
             assert not ProfileChange.objects.exists()
     kept = tables()
     profiles_rebuild()
@@ -153,7 +154,9 @@ def test_profiles_equal_the_computation_from_scratch_through_every_change(
     games_unhide(game_ids=hidden[:2])
     check(viewers)
     # an alias merged into another player, then more games under the alias's name
-    player_merge(source=player_find("Dee"), target=player_find("Eve"))
+    dee, eve = player_find("Dee"), player_find("Eve")
+    assert dee is not None and eve is not None
+    player_merge(source=dee, target=eve)
     check(viewers)
     upload(ann, [game(pierce, 13, ("Dee", "Eve", "Ann"))])
     check(viewers)
@@ -169,7 +172,7 @@ def test_a_game_rewritten_by_reverification_moves_its_sums(people: dict[str, Any
     ann = people["ann"]
     upload(ann, [game("escalation-pierce", 21, ("Ann", "Bob", "Cid")),
                  game("escalation-pierce", 22, ("Cid", "Ann", "Bob"))])  # fmt: skip
-    target = Game.objects.order_by("pk").first()
+    target = Game.objects.order_by("pk")[0]
     seats = list(target.seats.order_by("seat"))
     seats[0].score, seats[-1].score = seats[-1].score, seats[0].score
     for seat in seats:

@@ -51,7 +51,7 @@ def test_staff_merge_moves_the_aliases_seats_and_holds_for_later_records() -> No
     make_upload(text=named(3, ("Robert", "Eve", "Ivy")))
     make_upload(text=named(4, ("Bobby", "Eve", "Jo")))
     robert, bobby = Player.objects.get(key="robert"), Player.objects.get(key="bobby")
-    game = Seat.objects.filter(player=bobby).first().game
+    game = Seat.objects.filter(player=bobby)[0].game
     Fact.objects.get_or_create(game=game, name="went_out", defaults={"text": "A", "player": bobby})
     Fact.objects.filter(game=game, name="went_out").update(player=bobby)
     seat_facts = Fact.objects.filter(player__in=(robert, bobby)).count()

@@ -28,7 +28,9 @@ START = datetime(2024, 5, 1, tzinfo=UTC)
 def scored(pk: int, scores: Mapping[str, int], game: str = "escalation-pierce") -> Result:
     """A finished scored game: places by score in the game's order, the best score(s)
     winning (ties share the better place and all win)."""
-    low = registry.get(game).score_order == "low"
+    rules = registry.get(game)
+    assert rules is not None
+    low = rules.score_order == "low"
     key = {name: (s if low else -s) for name, s in scores.items()}
     best = min(key.values())
     placings = tuple(

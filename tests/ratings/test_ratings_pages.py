@@ -182,7 +182,7 @@ def test_the_rating_pages_are_valid_html(tmp_path: Path) -> None:
     client = Client()
     pages = {
         "board": client.get("/ratings/").content,
-        "wild": client.get("/ratings/", {"game": WILD, "min": 2}).content,
+        "wild": client.get("/ratings/", {"game": WILD, "min": "2"}).content,
         "pairs": client.get(f"/ratings/{WILD}/partners/").content,
         "teams": client.get(f"/ratings/{WILD}/partners/", {"size": 3}).content,
     }

@@ -93,7 +93,7 @@ def test_any_arrival_order_gives_the_full_rebuild(
 
 
 WILD_POOL = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
-SIDES = ([0, 2, 4], [1, 3, 5], [])  # ACE won, BDF won, a draw
+SIDES: tuple[list[int], ...] = ([0, 2, 4], [1, 3, 5], [])  # ACE won, BDF won, a draw
 
 wild_spec = st.fixed_dictionaries(
     {

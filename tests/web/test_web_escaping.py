@@ -52,9 +52,9 @@ def archive() -> dict[str, Any]:
     upload = make_upload(owner=owner, text=_hostile(Kgn.write(records)))
     assert upload.records_verified == upload.records_found, upload.error
     player = Player.objects.get(name=NAME)
-    record = Record.objects.filter(upload=upload).order_by("index").first()
+    record = Record.objects.filter(upload=upload).order_by("index")[0]
     match = Record.objects.filter(upload=upload).exclude(match="").first()
-    other = record.game.seats.exclude(player=player).first().player
+    other = record.game.seats.exclude(player=player)[0].player
     return {
         "owner": owner,
         "upload": upload,
@@ -121,7 +121,7 @@ def test_reports_and_exports_carry_the_text_unchanged(archive: dict[str, Any]) -
     assert kgn["Content-Type"].startswith("application/x-kgn") or kgn["Content-Type"].startswith(
         "text/plain"
     )
-    assert NAME in b"".join(kgn.streaming_content).decode()
+    assert NAME in b"".join(kgn.streaming_content).decode()  # type: ignore[attr-defined]
     api = client.get(f"/api/games/{archive['game']}/")
     assert api["Content-Type"].startswith("application/json") and NAME in api.json()["players"]
 
@@ -133,9 +133,14 @@ def test_no_script_runs_in_a_browser(page: Any, live_server: Any) -> None:
 
     owner = make_user("organiser", password="pw-pw-pw-42")
     upload = make_upload(owner=owner, text=_hostile(K.write(K.records(2, seed=83))))
-    game = upload.records.order_by("index").first().game_id
+    game = upload.records.order_by("index")[0].game_id
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def dismiss(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
     for url in (
         f"/games/{game}/?step=2",
         f"/games/?player={NAME}",

@@ -60,6 +60,7 @@ def test_game_list_shows_columns_and_links_players(game_factory: Callable[..., G
     ann = game.seats.get(letter="A").player
     assert f'href="/players/{ann.pk}/">Ann</a>' in body
     event = game.records.get().upload.event
+    assert event is not None
     assert f'href="/events/{event.pk}/">Spring Cup</a>' in body
     assert "badge-verified" in body
     winner = game.seats.get(won=True)

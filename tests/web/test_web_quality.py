@@ -49,12 +49,12 @@ def _urls() -> list[str]:
         reverse("accounts:signup"),
     ]
     for game_id in registry.game_ids():
-        game = Game.objects.filter(game=game_id).order_by("pk").first()
+        game = Game.objects.filter(game=game_id).order_by("pk")[0]
         urls.append(reverse("viewer:game-detail", args=[game.pk]) + "?step=3")
         urls.append(reverse("viewer:game-detail", args=[game.pk]) + "?step=5&view=A")
-    urls.append(reverse("records:upload-detail", args=[Upload.objects.first().pk]))
-    urls.append(reverse("events:event-detail", args=[Event.objects.first().pk]))
-    urls.append(reverse("players:player-detail", args=[Player.objects.first().pk]))
+    urls.append(reverse("records:upload-detail", args=[Upload.objects.all()[0].pk]))
+    urls.append(reverse("events:event-detail", args=[Event.objects.all()[0].pk]))
+    urls.append(reverse("players:player-detail", args=[Player.objects.all()[0].pk]))
     team_seats = list(Game.objects.filter(game="wild-escape").order_by("pk")[0].seats.all())
     pair = [team_seats[0].player_id, team_seats[2].player_id]  # seats A and C: partners
     urls.append(reverse("players:player-versus", args=pair))
@@ -146,7 +146,7 @@ def test_the_main_pages_fit_a_phone(
 def test_keyboard_focus_is_always_visible(page: Any, live_server: Any) -> None:
     """Tabbing through a game page, every focused element draws a focus ring."""
     _archive()
-    game = Game.objects.filter(game="escalation-pierce").first()
+    game = Game.objects.filter(game="escalation-pierce")[0]
     page.goto(f"{live_server.url}/games/{game.pk}/?step=2")
     unmarked = []
     for _ in range(25):
