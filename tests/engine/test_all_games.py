@@ -109,6 +109,7 @@ def test_a_wrong_result_is_rejected_at_the_result_tag(game: str) -> None:
         )
         text[k] = f'[Result "{pairs}"]'
     else:
+        assert record.result is not None
         claimed = {"offense-win": "defense-win"}.get(record.result.team_result or "", "offense-win")
         text[k] = f'[Result "{claimed}"]'
     (checked,) = check_text("\n".join(text))

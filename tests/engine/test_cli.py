@@ -81,6 +81,7 @@ def test_verify_json_mixes_valid_incomplete_and_illegal(tmp_path: Path) -> None:
         assert r["file"] == str(mixed) and r["game"] == GAME
     ok, part, late, wrong = recs
     assert ok["status"] == "verified" and ok["error"] is None
+    assert a.result is not None
     assert ok["result"] == a.result.as_json() and set(ok["result"]) == {"A", "B", "C"}
     assert part["status"] == "incomplete" and part["result"] is None and part["error"] is None
     assert late["status"] == "rejected"

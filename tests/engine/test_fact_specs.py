@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay import registry
+from replay.games._wild_notation import Setup as WildSetup
 from replay.generate import generate_match, generate_record
 from replay.record import GameRecord, seat_letter
 from replay.rules import FactSpec
@@ -153,6 +154,7 @@ def test_wild_escape_tribute_facts_over_a_match() -> None:
         facts, status = stored_facts(record)
         assert status is Status.VERIFIED
         values = rules.fact_values(facts)
+        assert isinstance(record.setup, WildSetup)
         assert values["tribute_paid"] == len(record.setup.tribute)
         tributes += values["tribute_paid"] or 0
         assert values["outcome"] == (record.result.team_result if record.result else None)

@@ -35,7 +35,7 @@ from replay.record import RawRecord
 from replay.slots import slot_init
 from replay.verify import replay_verdict
 
-PIERCE = registry.get("escalation-pierce")
+PIERCE = registry.games()["escalation-pierce"]
 assert PIERCE is not None
 
 

@@ -60,12 +60,12 @@ def summary(r: RawRecord) -> tuple[Any, ...]:
 
 def general(text: str) -> list[tuple[Any, ...]] | str:
     """What the general scanner alone reads (the fast path switched off)."""
-    fast = reader.scan_record
-    reader.scan_record = lambda *args: None  # type: ignore[assignment]
+    fast = reader.scan_record  # type: ignore[attr-defined]
+    reader.scan_record = lambda *args: None  # type: ignore[attr-defined]
     try:
         return read(text)
     finally:
-        reader.scan_record = fast
+        reader.scan_record = fast  # type: ignore[attr-defined]
 
 
 def read(text: str) -> list[tuple[Any, ...]] | str:

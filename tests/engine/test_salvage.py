@@ -39,8 +39,10 @@ def test_a_latin1_byte_rejects_its_record_only_at_its_place() -> None:
     error = checked[2].verdict.error
     assert error is not None and "not valid UTF-8 (byte 0xe9)" in error.message
     assert (error.pos.line, error.pos.column, error.record) == (line, 8, 3)
-    assert "\ufffd" in checked[2].raw.text and not any(
-        "\udce9" in value for tag in checked[2].raw.tags for value in (tag.name, tag.value)
+    raw = checked[2].raw
+    assert raw is not None
+    assert "\ufffd" in raw.text and not any(
+        "\udce9" in value for tag in raw.tags for value in (tag.name, tag.value)
     )
 
 
@@ -56,7 +58,8 @@ def test_a_nul_rejects_its_record_at_its_place() -> None:
     error = checked[1].verdict.error
     assert error is not None and "NUL character" in error.message
     assert (error.pos.line, error.pos.column) == (line + 1, column)
-    assert "\x00" not in checked[1].raw.text
+    nul_raw = checked[1].raw
+    assert nul_raw is not None and "\x00" not in nul_raw.text
 
 
 def test_clean_bytes_are_judged_as_text() -> None:

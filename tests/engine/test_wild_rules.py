@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -441,7 +442,7 @@ def test_a_match_missing_its_last_hand_is_unfinished() -> None:
     assert verdict["status"] == "unfinished"
 
 
-def _with_setup(record: GameRecord, **changes: object) -> GameRecord:
+def _with_setup(record: GameRecord, **changes: Any) -> GameRecord:
     assert isinstance(record.setup, Setup)
     return dataclasses.replace(record, setup=dataclasses.replace(record.setup, **changes))
 

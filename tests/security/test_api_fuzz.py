@@ -119,7 +119,7 @@ def assert_json_error(response: Any, *, where: str) -> dict[str, Any]:
     assert isinstance(body.get("detail"), str) and body["detail"].strip(), (where, body)
     if response.status_code == 400 and body["code"] == "invalid":
         assert body.get("errors"), (where, body)
-    return body  # type: ignore[no-any-return]
+    return body
 
 
 def assert_unchanged(stored: dict[str, Any]) -> None:

@@ -104,7 +104,8 @@ def _ingest(name: str, data: bytes) -> Upload | None:
         assert upload.error.strip() and "Traceback" not in upload.error, upload.error
         assert not Record.objects.filter(upload=upload).exists()
     for record in Record.objects.filter(upload=upload, status="rejected"):
-        assert record.error_message and record.error_line >= 1, record.error_message
+        assert record.error_message, record.error_message
+        assert record.error_line is not None and record.error_line >= 1, record.error_message
     return upload
 
 

@@ -166,7 +166,8 @@ def test_a_hostile_upload_meets_its_expected_outcome(key: str, settings: Any) ->
         assert rejected.exists()
         for record in rejected:
             assert case.reason in record.error_message, record.error_message
-            assert record.error_line >= 1 and record.error_column >= 1
+            assert record.error_line is not None and record.error_line >= 1
+            assert record.error_column is not None and record.error_column >= 1
     else:
         assert upload.records_verified >= 2 and not rejected.exists()
 
