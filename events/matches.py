@@ -246,11 +246,12 @@ def _hand(r: Record, record: GameRecord | None) -> Hand | None:
     winning = None
     if outcome is not None and outcome.winners:
         winning = team_of(game.game, game.num_players).get(seat_letter(outcome.winners[0]))
+    # wild-escape's table names these; another team game's sheet may read none of them
     return Hand(
-        levels=tuple((team, str(level)) for team, level in table["levels"].items()),
-        offense=str(table["offense"]),
-        trump=str(table["trump"]),
-        tribute=tuple((pair["giver"], pair["receiver"]) for pair in table["tribute"]),
+        levels=tuple((team, str(level)) for team, level in table.get("levels", {}).items()),
+        offense=str(table.get("offense", "")),
+        trump=str(table.get("trump", "")),
+        tribute=tuple((pair["giver"], pair["receiver"]) for pair in table.get("tribute", ())),
         outcome=outcome.team_result if outcome is not None else None,
         winning_team=winning,
         ends_match=outcome is not None and rules.match_ended(record, outcome),

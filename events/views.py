@@ -17,14 +17,24 @@ from events.standings import (
     event_standings,
     event_summaries,
 )
+from lib.game_files import game_stylesheet, game_template
 from lib.paging import page_of
 from records.selectors import with_labels
+
+#: the match sheet of a game without its own (events/matches/<game id>.html)
+GENERIC_SHEET = "events/matches/generic.html"
 
 
 @require_GET
 def match_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
     sheet = match_sheet(user=request.user, event=event, key=key)
-    return render(request, "events/match_detail.html", {"sheet": sheet})
+    context = {
+        "sheet": sheet,
+        # the game's own sheet (events/matches/<game id>.html) and stylesheet, if any
+        "sheet_template": game_template("events/matches", sheet.game, GENERIC_SHEET),
+        "game_css": game_stylesheet(sheet.game),
+    }
+    return render(request, "events/match_detail.html", context)
 
 
 @require_GET

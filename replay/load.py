@@ -198,6 +198,8 @@ def _first(raw: RawRecord, rules: AnyRules, players: int) -> int:
 
 #: tags that are not kept in GameRecord.tags (the loader reads them itself)
 _SKIP = frozenset(_STRUCTURAL) | frozenset(SETUP_ORDER)
+#: per game id, _SKIP and the game's own setup tags (a plug-in may read tags of its own)
+_SKIPS: dict[str, frozenset[str]] = memo.table()
 _ORDER = {name: k for k, name in enumerate(_KNOWN_TAG_ORDER)}
 #: the Variants the loader read before, by game and tag text (a file's records repeat
 #: a few); only those that loaded without fault.  (Players and Result values vary
@@ -249,13 +251,15 @@ def load_record(raw: RawRecord) -> GameRecord:
             memo.remember(seen, key, variant)
     variant = cast(Variant, variant)
     setup_values: dict[str, str] = {}
+    own = rules.setup_tags
     for name in SETUP_ORDER:
         tag = by_name.get(name)
-        if tag is None:
-            continue
-        if name not in rules.setup_tags:
+        if tag is not None and name not in own:
             raise _err(f"{game} has no {name} tag", tag.pos, raw)
-        setup_values[name] = tag.value
+    for name in own:
+        tag = by_name.get(name)
+        if tag is not None:
+            setup_values[name] = tag.value
     try:
         setup = rules.parse_setup(players=n, first=first, tags=setup_values, variant=variant)
     except SetupError as exc:
@@ -263,10 +267,11 @@ def load_record(raw: RawRecord) -> GameRecord:
     rtag = by_name.get("Result")
     result = parse_result(rtag.value, rules, n, rtag.pos, raw) if rtag else None
     actions = _actions(raw, rules, n)
+    skip = _SKIPS.get(game)
+    if skip is None:
+        skip = memo.remember(_SKIPS, game, _SKIP | frozenset(own))
     others = (
-        []
-        if _SKIP.issuperset(by_name)
-        else [(t.name, t.value) for t in tags if t.name not in _SKIP]
+        [] if skip.issuperset(by_name) else [(t.name, t.value) for t in tags if t.name not in skip]
     )
     if len(others) > 1:
         others.sort(key=_other_tags_key)

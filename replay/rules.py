@@ -38,6 +38,9 @@ class Option:
     doc: str = ""
 
 
+#: how pages read a game's card codes (:attr:`Rules.card_kind`)
+CardKind = Literal["standard", "knizia", "rank"]
+
 #: a card the viewer cannot see.  Lists keep their length: how many cards a hand (or a
 #: play, or an exchange) holds is public even when the cards are not.
 HIDDEN_CARD = "?"
@@ -132,6 +135,10 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
     chart_title: ClassVar[str | None] = None
     #: the searchable facts, computed by ``fact_values`` from ``facts()``
     fact_specs: ClassVar[tuple[FactSpec, ...]] = ()
+    #: how the pages read the game's card codes: "standard" (rank + suit, ``TH``, and
+    #: jokers), "knizia" (numbers 1-13, ``W``, ``P``) or "rank" (bare ranks, ``T``).
+    #: A code that is none of these is shown as written.
+    card_kind: ClassVar[CardKind] = "standard"
 
     # --- notation -------------------------------------------------------------
     @abstractmethod

@@ -14,17 +14,28 @@ from search.selectors import FACT_PREFIX, OPTION_PREFIX, PLAYER_MODES, SORTS
 if TYPE_CHECKING:
     from replay.rules import FactSpec
 
-#: every number of seats some game is played with
-SEAT_COUNTS = range(
-    min(registry.get(g).min_players for g in registry.game_ids()),
-    max(registry.get(g).max_players for g in registry.game_ids()) + 1,
-)
+
+def seat_counts() -> range:
+    """Every number of seats some registered game is played with (read when a form is
+    made, not at import: a plug-in may join the registry later)."""
+    games = registry.games().values()
+    return range(min(r.min_players for r in games), max(r.max_players for r in games) + 1)
+
+
 #: the /games/ filters shown first; the rest sit under "More filters"
 MAIN_FILTERS = ("q", "game", "player", "event", "status", "sort")
 
 
 def _choices(values: Iterable[str], empty: str) -> list[tuple[str, str]]:
     return [("", empty), *((v, v) for v in values)]
+
+
+def _game_choices() -> list[tuple[str, str]]:
+    return _choices(registry.game_ids(), "Any game")
+
+
+def _seat_choices() -> list[tuple[str, str]]:
+    return [("", "Any number"), *((str(n), str(n)) for n in seat_counts())]
 
 
 class GameFilterForm(forms.Form):
@@ -41,9 +52,7 @@ class GameFilterForm(forms.Form):
         help_text="Words of the event, site, comments or player names.",
         widget=forms.TextInput({"type": "search"}),
     )
-    game = forms.ChoiceField(
-        label="Game", required=False, choices=_choices(registry.game_ids(), "Any game")
-    )
+    game = forms.ChoiceField(label="Game", required=False, choices=_game_choices)
     player = forms.CharField(
         label="Players",
         required=False,
@@ -76,7 +85,7 @@ class GameFilterForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
-        choices=[("", "Any number"), *((str(n), str(n)) for n in SEAT_COUNTS)],
+        choices=_seat_choices,
     )
     actions_min = forms.IntegerField(label="At least … actions", required=False, min_value=0)
     actions_max = forms.IntegerField(label="At most … actions", required=False, min_value=0)

@@ -43,11 +43,16 @@ SORTS: dict[str, tuple[str, tuple[Any, ...]]] = {
 }
 PLAYER_MODES = {"together": "All of them, in the same game", "any": "Any of them"}
 DATE_RE = re.compile(r"^(\d{4})(?:[.-](\d{2}|\?\?))?(?:[.-](\d{2}|\?\?))?$")
-#: every option name of every game (an ``opt.`` filter must name one of them)
-ALL_OPTIONS = frozenset(o.name for g in registry.game_ids() for o in registry.get(g).options)
+
 #: parameters naming an option (``opt.<name>``) or a fact (``fact.<name>[.min|.max]``)
 OPTION_PREFIX = "opt."
 FACT_PREFIX = "fact."
+
+
+def all_options() -> frozenset[str]:
+    """Every option name of every registered game (an ``opt.`` filter must name one of
+    them); read on each call, since a plug-in may join the registry after import."""
+    return frozenset(o.name for rules in registry.games().values() for o in rules.options)
 
 
 def _text(filters: Mapping[str, Any], name: str) -> str:
@@ -157,8 +162,8 @@ def _ts_query(written: str) -> Any:
     its lexemes, normalised already, are not parsed again (``to_tsquery`` would)."""
     from django.contrib.postgres.search import SearchQuery
 
-    class Written(SearchQuery):  # type: ignore[misc]
-        def as_sql(
+    class Written(SearchQuery):
+        def as_sql(  # type: ignore[override]
             self, compiler: Any, connection: Any, function: Any = None, template: Any = None
         ) -> Any:
             return super().as_sql(compiler, connection, template="(%(expressions)s)::tsquery")
@@ -224,7 +229,7 @@ def _options(qs: QuerySet[Game], filters: Mapping[str, Any], game: str) -> Query
         name = key[len(OPTION_PREFIX) :]
         if rules is not None and (name not in known or value not in known[name].values):
             raise ValidationError({key: f"{game} has no option {name}={value}"})
-        if name not in ALL_OPTIONS:
+        if name not in all_options():
             raise ValidationError({key: f"no game has an option {name!r}"})
         qs = qs.filter(**{f"variant__{name}": value})
     return qs
@@ -288,8 +293,8 @@ def game_list(*, user: Any, filters: Mapping[str, Any] | None = None) -> QuerySe
     per month of the range).
     """
     filters = filters or {}
-    qs = Game.objects.visible_to(user)
-    records = Record.objects.visible_to(user)
+    qs: QuerySet[Game] = Game.objects.visible_to(user)
+    records: QuerySet[Record] = Record.objects.visible_to(user)
     game = _text(filters, "game")
     if game:
         qs = qs.filter(game=game)

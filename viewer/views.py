@@ -15,11 +15,11 @@ from urllib.parse import quote, urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.template import loader
 from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
+from lib.game_files import game_stylesheet, game_template
 from records.models import Game, GameStatus, Record
 from records.selectors import game_actions, game_with_records, pick_record, same_deal
 from replay import registry
@@ -64,21 +64,13 @@ def _fault_move(record: Record, steps: int, seen: frozenset[int] | None) -> dict
 
 
 def _table_template(game: Game) -> str:
-    if game.game in registry.game_ids():
-        return loader.select_template(
-            [f"viewer/tables/{game.game}.html", GENERIC_TABLE]
-        ).template.name
-    return GENERIC_TABLE
+    """The game's own table partial (viewer/tables/<game id>.html), else the generic."""
+    return game_template("viewer/tables", game.game, GENERIC_TABLE) or GENERIC_TABLE
 
 
 def _scores_template(game: Game) -> str | None:
     """The game's own score table (viewer/scores/<game id>.html), if it has one."""
-    if game.game not in registry.game_ids():
-        return None
-    try:
-        return loader.get_template(f"viewer/scores/{game.game}.html").template.name
-    except loader.TemplateDoesNotExist:
-        return None
+    return game_template("viewer/scores", game.game)
 
 
 @require_GET
@@ -90,7 +82,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     rules = registry.get(game.game)
     perspective = pick_perspective(rules, request.GET.get("view"), players=game.num_players)
     # every step link keeps the record asked for by id and the perspective
-    keep = {"record": record.pk} if request.GET.get("record") else {}
+    keep: dict[str, int | str] = {"record": record.pk} if request.GET.get("record") else {}
     if perspective.key != ALL.key:
         keep["view"] = perspective.key
     step_query = f"{urlencode(keep)}&" if keep else ""
@@ -127,6 +119,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "game": game,
         "title": game_title(game.game),
+        "game_css": game_stylesheet(game.game),
         "detail_url": reverse("viewer:game-detail", args=[game.pk]),
         "record": record,
         "seat_links": seat_links,

@@ -40,7 +40,7 @@ from replay.games._knizia_cards import PASS, WILD, Move, Play, Take, is_number
 from replay.games._knizia_reading import READINGS, check_held, play_shape, read_move
 from replay.record import GameRecord, Outcome, Variant, seat_letter
 from replay.registry import register
-from replay.rules import FactSpec, Option, Rules
+from replay.rules import CardKind, FactSpec, Option, Rules
 from replay.slots import slot_init
 
 HAND_SIZE = 6
@@ -117,6 +117,7 @@ class KniziaRules(Rules[Setup, Move, State]):
     """Escalation! as Reiner Knizia's rules describe it, with RULES.md's decisions."""
 
     game: ClassVar[str] = "escalation-knizia"
+    card_kind: ClassVar[CardKind] = "knizia"
     title: ClassVar[str] = "Escalation! (Reiner Knizia)"
     order: ClassVar[int | None] = 2  # NOTATION.md's order
     min_players: ClassVar[int] = 2

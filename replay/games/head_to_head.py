@@ -29,7 +29,7 @@ from replay.errors import ActionSyntaxError, RuleViolation, SetupError
 from replay.games._deal import parse_stock, require
 from replay.record import Outcome, Variant, seat_index, seat_letter
 from replay.registry import register
-from replay.rules import HIDDEN_CARD, FactSpec, Option, Rules, copy_table, hidden
+from replay.rules import HIDDEN_CARD, CardKind, FactSpec, Option, Rules, copy_table, hidden
 from replay.slots import slot_init
 
 RANKS = "23456789TJQKA"
@@ -144,6 +144,7 @@ class HeadToHeadRules(Rules[Setup, Play, State]):
     """Head-To-Head as Warren and Norah Esty describe it, with RULES.md's decisions."""
 
     game: ClassVar[str] = "head-to-head"
+    card_kind: ClassVar[CardKind] = "rank"
     title: ClassVar[str] = "Head-To-Head (Esty)"
     order: ClassVar[int | None] = 4  # NOTATION.md's order
     min_players: ClassVar[int] = 2

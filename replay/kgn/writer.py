@@ -18,7 +18,9 @@ from replay.rules import AnyRules
 WIDTH = 80
 #: tags written before Players, in this order, when present
 _HEAD = ("Event", "Site", "Date", "Round", "Match", "Table")
-#: setup tags of every game, in canonical order (§9: own tags, then Deal, Stock)
+#: the setup tags NOTATION.md names, in canonical order (§9: own tags, then Deal,
+#: Stock).  A game writes its own in its ``Rules.setup_tags`` order; the loader refuses
+#: one of these in a record of a game that does not read it.
 SETUP_ORDER = ("Levels", "Offense", "Tribute", "Deal", "Stock")
 
 
@@ -88,7 +90,7 @@ def write_tags(record: GameRecord, rules: AnyRules) -> list[str]:
     if variant is not None:
         out.append(variant)
     setup = rules.write_setup(record.setup)
-    out += [_tag(name, setup[name]) for name in SETUP_ORDER if name in setup]
+    out += [_tag(name, setup[name]) for name in rules.setup_tags if name in setup]
     result = record.result
     if result is not None:
         key = ("Result", (result.scores, result.team_result))

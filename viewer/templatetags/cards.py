@@ -6,7 +6,8 @@ suit for standard cards (``T`` = 10), ``BJ``/``SJ`` for jokers (faces of their o
 "BJ" gold and "SJ" silver, so that they differ in text as well as colour), ``SJ=QS``-style
 wild declarations (the joker's face with the card it stands for inset);
 ``cards:"knizia"`` reads Knizia's numbers, ``W`` (``W=5``) and ``P``, and
-``cards:"rank"`` head-to-head's bare ranks.  ``card_kind`` gives a game's kind.
+``cards:"rank"`` head-to-head's bare ranks.  ``card_kind`` gives a game's kind
+(:attr:`replay.rules.Rules.card_kind`).
 A hidden card (``?``, :data:`replay.rules.HIDDEN_CARD`, in a table seen from one
 seat's perspective) is a patterned card back read out as "hidden card".
 
@@ -56,8 +57,6 @@ RANKS = {
 JOKERS = {"BJ": ("BJ", "big joker", "joker-big"), "SJ": ("SJ", "small joker", "joker-small")}
 
 
-#: the card kind of each game's tokens: standard cards, Knizia's numbers, bare ranks
-GAME_KINDS = {"escalation-knizia": "knizia", "head-to-head": "rank"}
 #: words of the notation that are never cards (NOTATION.md §3)
 KEYWORDS = frozenset({"take", "pass", "bid", "trump", "tribute", "return"})
 KNIZIA_SPECIAL = {"W": ("W", "wild card", "wild"), "P": ("P", "Pass card", "pass")}
@@ -179,8 +178,10 @@ def card_buttons(value: str | Iterable[str] | None, kind: str = "standard") -> S
 
 @register.filter
 def card_kind(game: str | None) -> str:
-    """The card kind of a game id, for ``cards``: ``{{ x|cards:kind }}``."""
-    return GAME_KINDS.get(game or "", "standard")
+    """The card kind of a game id (its ``Rules.card_kind``; "standard" for a game no
+    plug-in registered), for ``cards``: ``{{ x|cards:kind }}``."""
+    rules = registry.get(game) if game else None
+    return rules.card_kind if rules is not None else "standard"
 
 
 @register.filter
