@@ -34,7 +34,7 @@ class CompiledValues:
     converters).  Every value must reach the SQL as a parameter, unchanged (an id, a
     string compared as it is): checked when compiling."""
 
-    def __init__(self, build: Callable[..., QuerySet[Any, dict[str, Any]]]) -> None:
+    def __init__(self, build: Callable[..., QuerySet[Any, Any]]) -> None:
         self.build = build
         self._local = threading.local()
 
@@ -66,7 +66,7 @@ class _Compiled:
     @classmethod
     def make(
         cls,
-        build: Callable[..., QuerySet[Any, dict[str, Any]]],
+        build: Callable[..., QuerySet[Any, Any]],
         shape: Hashable,
         values: dict[str, Any],
     ) -> _Compiled:

@@ -79,6 +79,7 @@ def test_move_list_numbers_every_action_and_shows_comments(
     for step in steps[1:]:
         assert f'href="?step={step.index}"' in body
     for step in steps[1:4]:
+        assert step.action is not None
         move = rules.write_move(step.action.move)
         assert (
             f'<span class="n">{step.number}.</span><span class="seat">{step.action.seat_letter}'

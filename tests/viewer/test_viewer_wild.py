@@ -1,6 +1,5 @@
 """The wild-escape pages: the replay table for six seats (tribute, tricks, escapes,
-cards left, the outcome), the outcome table beside it, the match page's hands and
-winner, and stepping a hand in a real browser.
+cards left, the outcome), the outcome table beside it, and stepping a hand in a real browser.
 
 Games are the hand-checked example match (tests/data/wild-escape/example-match.kgn,
 six hands with tribute, jokers and declared wild jokers) and generated matches, all
@@ -11,111 +10,31 @@ table data of each step, never written out by hand.
 from __future__ import annotations
 
 import dataclasses
-import random
 import re
 from collections.abc import Callable
-from html import unescape
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.test import Client
 
-from records.models import Game, Record
-from records.selectors import game_steps, stored_record
-from replay import registry
-from replay.generate import generate_match
+from records.selectors import game_steps
 from replay.kgn import write_records
-from replay.verify import Step
+from tests.viewer.wild_pages import (
+    HAND_SIZE,
+    _block,
+    _chip_count,
+    _first_step,
+    _game_page,
+    _labels,
+    _match,
+    _match_url,
+    _mid_trick,
+    _played,
+    _records,
+    _text,
+)
 from viewer.templatetags.cards import cards, face_parts, ordinal, play_label
 
 pytestmark = pytest.mark.django_db
-
-GAME = "wild-escape"
-MATCH = Path(__file__).resolve().parents[1] / "data" / GAME / "example-match.kgn"
-HAND_SIZE = 27
-
-
-# --- helpers -------------------------------------------------------------------------
-
-
-def _page(url: str) -> str:
-    response = Client().get(url)
-    assert response.status_code == 200, response.status_code
-    body: str = response.content.decode()
-    return body
-
-
-def _game_page(game: Game, step: int | None = None) -> str:
-    return _page(f"/games/{game.pk}/" + ("" if step is None else f"?step={step}"))
-
-
-def _match(upload_factory: Callable[..., Any], text: str | None = None) -> list[Record]:
-    """The records of one upload of a match, by round (each with its game)."""
-    upload = upload_factory(text=text or MATCH.read_text(encoding="utf-8"))
-    records = list(upload.records.select_related("game", "upload").order_by("round"))
-    assert all(r.status == "verified" for r in records), [r.error_message for r in records]
-    return records
-
-
-def _match_url(record: Record) -> str:
-    return f"/matches/{record.upload.event_id}/{record.match}/"
-
-
-def _block(body: str, tag: str, cls: str) -> str:
-    found = re.search(rf'<{tag} class="{cls}[^"]*".*?</{tag}>', body, flags=re.S)
-    assert found, f"no <{tag} class={cls!r}> on the page"
-    return found.group(0)
-
-
-def _text(html: str) -> str:
-    """Visible text, whitespace collapsed and none before punctuation ("B, D (3 left)")."""
-    text = " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
-    return re.sub(r"\(\s+", "(", re.sub(r"\s+([,.;)])", r"\1", text))
-
-
-def _labels(html: str) -> list[str]:
-    """The spoken names of the card faces in ``html`` (plain faces and card buttons)."""
-    found = re.findall(r'class="card[ "][^>]*?aria-label="([^"]*)"', html)
-    return [unescape(label) for label in found]
-
-
-def _chip_count(body: str, seat: str) -> int:
-    found = re.search(
-        rf'data-chip="{seat}".*?<span class="we-count"><strong>(\d+)</strong>', body, re.S
-    )
-    assert found, f"no seat chip for {seat}"
-    return int(found.group(1))
-
-
-def _played(steps: list[Step], upto: int) -> dict[str, int]:
-    """Cards each seat has played in steps 1..upto, read from the actions (a play is
-    its words; pass, tribute and return move no card out of the hands' total)."""
-    rules = registry.get(GAME)
-    assert rules is not None
-    played = dict.fromkeys("ABCDEF", 0)
-    for step in steps[1 : upto + 1]:
-        assert step.action is not None
-        words = rules.write_move(step.action.move).split()
-        if words[0] not in ("pass", "tribute", "return"):
-            played[step.action.seat_letter] += len(words)
-    return played
-
-
-def _first_step(steps: list[Step], test: Callable[[dict[str, Any]], bool]) -> int:
-    found = next((k for k, step in enumerate(steps) if test(step.table)), None)
-    assert found is not None, "no step of the hand fits"
-    return found
-
-
-def _mid_trick(table: dict[str, Any]) -> bool:
-    trick = table["trick"]
-    if table["phase"] != "play" or trick is None:
-        return False
-    plays = trick["plays"]
-    passes = sum(1 for p in plays if p["pass"])
-    return len(plays) >= 5 and passes >= 1 and len(plays) - passes >= 2
-
 
 # --- the replay table ----------------------------------------------------------------
 
@@ -371,87 +290,6 @@ def test_a_stopped_hand_has_no_outcome_table(upload_factory: Callable[..., Any])
     body = _game_page(game)
     assert "The record stops before the hand is over: no outcome." in body
     assert "we-outcome-table" not in body
-
-
-# --- the match page ------------------------------------------------------------------
-
-
-def _records(seed: int = 7, names: tuple[str, ...] | None = None) -> list[Any]:
-    from replay.load import parse
-
-    if names is None:
-        return parse(MATCH.read_text(encoding="utf-8"))
-    records = generate_match(GAME, random.Random(seed), match="M1", tags=(("Event", "Cup"),))
-    return [dataclasses.replace(r, players=names) for r in records]
-
-
-def _sheet_rows(body: str) -> list[str]:
-    table = _block(body, "table", "scores scoresheet we-hands-sheet")
-    tbody = re.search(r"<tbody>(.*?)</tbody>", table, re.S)
-    assert tbody
-    return re.findall(r"<tr[^>]*>(.*?)</tr>", tbody.group(1), re.S)
-
-
-def test_the_match_page_lists_every_hand_and_the_winning_team(
-    upload_factory: Callable[..., Any],
-) -> None:
-    records = _match(upload_factory)
-    body = _page(_match_url(records[0]))
-    assert re.search(r'<dd id="match-status"><span class="badge [^"]*">complete</span>', body)
-    rows = _sheet_rows(body)
-    assert len(rows) == len(records)
-    for row, stored in zip(rows, records, strict=True):
-        game = stored.game
-        start = game_steps(record=stored)[0].table
-        record = stored_record(stored)
-        assert record is not None
-        cells = [_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-        levels = ", ".join(f"{team} {level}" for team, level in start["levels"].items())
-        tribute = ", ".join(f"{p['giver']} → gives to {p['receiver']}" for p in start["tribute"])
-        assert f'href="/games/{game.pk}/?record={stored.pk}"' in row
-        assert cells[0] == levels
-        assert cells[1] == start["offense"] and cells[2] == start["trump"]
-        assert cells[3] == game.players[record.first]
-        assert cells[4] == (tribute or "none")
-        assert cells[5].startswith(str(game.result))
-    last = game_steps(record=records[-1])[-1].table
-    assert last["result"]["match_over"]
-    team = last["offense"]
-    winners = ", ".join(records[-1].game.players[ord(s) - ord("A")] for s in last["teams"][team])
-    why = _text(_block(body, "p", "notice"))
-    assert f"{team} ({winners}) win the match" in why
-    assert f"won round {records[-1].round} at the final level {last['final_level']}" in why
-    assert "match won" in _text(rows[-1]) and all("match won" not in _text(r) for r in rows[:-1])
-
-
-def test_an_unfinished_match_names_no_winner(upload_factory: Callable[..., Any]) -> None:
-    records = _records()
-    upload = upload_factory(text=write_records(records[:-1]))
-    body = _page(_match_url(upload.records.get(round=1)))
-    assert re.search(r'<dd id="match-status"><span class="badge [^"]*">unfinished</span>', body)
-    assert 'id="match-winner"' not in body and "win the match" not in body
-    assert len(_sheet_rows(body)) == len(records) - 1
-
-
-def test_player_names_are_escaped_on_the_hand_and_match_pages(
-    upload_factory: Callable[..., Any],
-) -> None:
-    names = ("<b>Ann</b>", 'Bo "B" & co', "<script>x()</script>", "Dee", "Eve's", "<i>F</i>")
-    records = _records(seed=3, names=names)
-    record = _match(upload_factory, write_records(records))[-1]
-    game = record.game
-    last = len(game_steps(record=record)) - 1
-    pages = [
-        _game_page(game, 0),
-        _game_page(game, last // 2),
-        _game_page(game, last),
-        _page(_match_url(record)),
-    ]
-    for body in pages:
-        assert "<b>Ann</b>" not in body and "<script>x()</script>" not in body
-        assert "<i>F</i>" not in body
-    assert "&lt;b&gt;Ann&lt;/b&gt;" in pages[0] and "&lt;script&gt;x()&lt;/script&gt;" in pages[3]
-    assert "Bo &quot;B&quot; &amp; co" in pages[1]
 
 
 # --- in a browser --------------------------------------------------------------------
