@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from api.schema import _ERRORS, _THROTTLED
 from records.selectors import game_counts
 from replay import registry
-from search.selectors import OPTION_PREFIX
+from search.filter_fields import OPTION_PREFIX
 from search.stats import game_stats
 
 _SEAT = inline_serializer(

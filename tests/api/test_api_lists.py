@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from api.pagination import Key, after, decode, encode, order_keys
 from records.models import Game, Visibility
 from replay.kgn import read_records
-from search.selectors import SORTS
+from search.filter_fields import SORTS
 
 pytestmark = pytest.mark.django_db
 

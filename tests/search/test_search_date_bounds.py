@@ -17,7 +17,7 @@ from django.test import Client
 from records.models import Game, Record
 from records.takedown import games_hide
 from search import date_bounds
-from search import selectors as search
+from search import filters as search
 from search.date_bounds import UNBOUNDED, newest_bound
 from search.selectors import game_list
 from tests.conftest import Kgn, make_upload, make_user

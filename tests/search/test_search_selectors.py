@@ -15,7 +15,8 @@ from records.models import Fact, Game, Record
 from replay import registry
 from replay.load import parse
 from replay.record import Variant
-from search.selectors import SORTS, game_list
+from search.filter_fields import SORTS
+from search.selectors import game_list
 from tests.conftest import Kgn, make_upload, make_user
 
 pytestmark = pytest.mark.django_db
