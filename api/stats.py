@@ -79,7 +79,7 @@ class GameStatsApi(APIView):
         if not raw.isdigit():
             raise ValidationError({"players": "give the table size, e.g. players=4"})
         options = {
-            key[len(OPTION_PREFIX) :]: value
+            key[len(OPTION_PREFIX) :]: str(value)
             for key, value in request.query_params.items()
             if key.startswith(OPTION_PREFIX) and value
         }

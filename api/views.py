@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponseBase
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -205,11 +206,11 @@ class UploadListApi(ListApi):
             quota_check(user=request.user, size=data["file"].size)
         except QuotaExceeded as exc:
             raise OverQuota(exc) from None
-        event = event_pick(
-            owner=request.user, event_id=data.get("event"), name=data.get("event_name")
-        )
+        owner = request.user
+        assert not isinstance(owner, AnonymousUser)  # IsAuthenticated (get_permissions)
+        event = event_pick(owner=owner, event_id=data.get("event"), name=data.get("event_name"))
         upload = upload_create(
-            owner=request.user, file=data["file"], visibility=data["visibility"], event=event
+            owner=owner, file=data["file"], visibility=data["visibility"], event=event
         )
         data = UploadOutput(upload, context={"request": request, "records": []}).data
         location = reverse("api:upload-detail", kwargs={"pk": upload.pk})

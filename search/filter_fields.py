@@ -36,8 +36,8 @@ OPTION_PREFIX = "opt."
 FACT_PREFIX = "fact."
 #: every number of seats some game is played with
 SEAT_COUNTS = range(
-    min(registry.get(g).min_players for g in registry.game_ids()),
-    max(registry.get(g).max_players for g in registry.game_ids()) + 1,
+    min(rules.min_players for rules in registry.games().values()),
+    max(rules.max_players for rules in registry.games().values()) + 1,
 )
 
 _F = TypeVar("_F", bound=django_filters.Filter)
@@ -45,7 +45,7 @@ _F = TypeVar("_F", bound=django_filters.Filter)
 
 def described(filter_: _F, text: str) -> _F:
     """``filter_``, carrying ``text`` for the API's schema."""
-    filter_.description = text  # type: ignore[attr-defined]
+    filter_.description = text
     return filter_
 
 
@@ -124,8 +124,8 @@ def option_filters() -> dict[str, django_filters.Filter]:
     the Variant tag).  With ``game``, the game's own values (search/filters.py)."""
     values: dict[str, list[str]] = {}
     games: dict[str, list[str]] = {}
-    for game in registry.game_ids():
-        for option in registry.get(game).options:
+    for game, rules in registry.games().items():
+        for option in rules.options:
             known = values.setdefault(option.name, [])
             known += [v for v in option.values if v not in known]
             games.setdefault(option.name, []).append(game)
@@ -148,8 +148,8 @@ def fact_kinds() -> dict[str, str]:
     """Every searchable fact's kind (count, flag, choice or seat), by its name: one kind
     for each name, whichever games have it."""
     kinds: dict[str, str] = {}
-    for game in registry.game_ids():
-        for spec in registry.get(game).fact_specs:
+    for rules in registry.games().values():
+        for spec in rules.fact_specs:
             if kinds.setdefault(spec.name, spec.kind) != spec.kind:
                 raise TypeError(f"fact {spec.name!r} is a {kinds[spec.name]} and a {spec.kind}")
     return kinds
@@ -164,8 +164,8 @@ def fact_filters() -> dict[str, django_filters.Filter]:
     ``fact.<name>.min`` / ``.max`` (a count) for every searchable fact of every game;
     each needs ``game`` (a game without the fact is a 400)."""
     found: dict[str, tuple[Any, list[str], list[str]]] = {}  # name -> spec, choices, games
-    for game in registry.game_ids():
-        for spec in registry.get(game).fact_specs:
+    for game, rules in registry.games().items():
+        for spec in rules.fact_specs:
             _, values, games = found.setdefault(spec.name, (spec, [], []))
             values += [c for c in spec.choices if c not in values]
             games.append(game)

@@ -84,7 +84,7 @@ class GameFilterForm(forms.Form):
         return cleaned
 
     def _refuse(self, key: str, message: str) -> None:
-        self._errors.setdefault(key, self.error_class()).append(message)
+        self.errors.setdefault(key, self.error_class()).append(message)
 
     def _for_game(self, key: str, value: str, game: str) -> str | None:
         """Why the chosen game refuses this option or fact, or None."""
@@ -299,10 +299,10 @@ class GameFilterSet(django_filters.FilterSet):
 
     def get_form_class(self) -> type[forms.Form]:
         form = super().get_form_class()
-        form.fixed = tuple(type(self).declared_filters)  # type: ignore[attr-defined]
-        form.option_fields = self.option_fields  # type: ignore[attr-defined]
-        form.fact_fields = self.fact_fields  # type: ignore[attr-defined]
-        form.rules = self.rules  # type: ignore[attr-defined]
+        form.fixed = tuple(type(self).declared_filters)
+        form.option_fields = self.option_fields
+        form.fact_fields = self.fact_fields
+        form.rules = self.rules
         return form
 
     def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:

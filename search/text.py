@@ -87,9 +87,15 @@ def _ts_query(written: str) -> Any:
     its lexemes, normalised already, are not parsed again (``to_tsquery`` would)."""
     from django.contrib.postgres.search import SearchQuery
 
-    class Written(SearchQuery):  # type: ignore[misc]
+    class Written(SearchQuery):
         def as_sql(
-            self, compiler: Any, connection: Any, function: Any = None, template: Any = None
+            self,
+            compiler: Any,
+            connection: Any,
+            function: Any = None,
+            template: Any = None,
+            arg_joiner: Any = None,
+            **extra_context: Any,
         ) -> Any:
             return super().as_sql(compiler, connection, template="(%(expressions)s)::tsquery")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -67,7 +67,7 @@ def game_list_view(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def game_export(request: HttpRequest) -> HttpResponse:
+def game_export(request: HttpRequest) -> HttpResponseBase:
     """The games a search finds (all pages) as one KGN file, streamed."""
     form, found = _search(request)
     if found is None:

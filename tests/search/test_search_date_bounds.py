@@ -64,7 +64,7 @@ def archive() -> dict[str, Any]:
     return {"viewers": [AnonymousUser(), ann, bob, staff], "ann": ann}
 
 
-FILTERS = (
+FILTERS: tuple[dict[str, str], ...] = (
     {},
     {"game": "escalation-pierce"},
     {"player": "Ann"},
@@ -128,6 +128,7 @@ def test_cursor_pages_walk_the_whole_result(
 def test_records_copy_their_games_time() -> None:
     upload = make_upload(text=Kgn.valid(3, seed=5))
     game = Game.objects.filter(records__upload=upload).first()
+    assert game is not None
 
     def copies() -> set[Any]:
         return set(Record.objects.values_list("game_created_at", "game__created_at"))
@@ -136,6 +137,7 @@ def test_records_copy_their_games_time() -> None:
     Game.objects.filter(pk=game.pk).update(created_at=datetime(2001, 1, 1, tzinfo=UTC))
     assert all(a == b for a, b in copies())
     record = Record.objects.exclude(game=game).first()
+    assert record is not None
     record.game = game
     record.save(update_fields=["game"])
     assert all(a == b for a, b in copies())
