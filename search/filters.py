@@ -18,6 +18,7 @@ a date with unknown parts sorts after every known date of the same prefix
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import django_filters
@@ -52,6 +53,11 @@ from search.text import text_search
 MAIN_FILTERS = ("q", "game", "player", "event", "status", "sort")
 #: filters applied together rather than one by one (GameFilterSet.filter_queryset)
 _TOGETHER = frozenset({"player", "player_mode", "event", "match", "date_from", "date_to", "sort"})
+_PREFIXES = (OPTION_PREFIX, FACT_PREFIX)
+#: how a fact's filters end: a count's bounds, or nothing
+_BOUNDS = ("", ".min", ".max")
+#: the form of each chosen game's search (and of a search without one), made once
+_FORMS: dict[str, type[forms.Form]] = {}
 #: the values that filter nothing
 _DEFAULTS = {"sort": "newest", "player_mode": "together"}
 _STATUSES = ", ".join(GameStatus.values)
@@ -269,9 +275,21 @@ class GameFilterSet(django_filters.FilterSet):
         self.user = request.user if user is None and request is not None else user
         if queryset is None:
             queryset = Game.objects.visible_to(self.user)
+        self.rules = registry.get(str(data.get("game") or "")) if data else None
+        # this search's filters only (FilterSet.__init__ copies them, then the form its
+        # fields, on every request): the fixed ones, the chosen game's options and
+        # facts, and any other opt./fact. parameter given (which the form refuses)
+        given = {str(key) for key in data or () if str(key).startswith(_PREFIXES)}
+        if self.rules is not None:
+            given |= {f"{OPTION_PREFIX}{o.name}" for o in self.rules.options}
+            given |= {f"{FACT_PREFIX}{s.name}{b}" for s in self.rules.fact_specs for b in _BOUNDS}
+        every = type(self).base_filters
+        chosen = {n: f for n, f in every.items() if n in given or n in _FIXED}
+        self.base_filters = {}  # FilterSet.__init__ deep-copies them: a plain copy will do
         super().__init__(data, queryset, **kwargs)
+        del self.base_filters
+        self.filters = {name: _copy(f, self) for name, f in chosen.items()}
         self.records = Record.objects.visible_to(self.user)
-        self.rules = registry.get(self.data.get("game") or "") if self.is_bound else None
         self.option_fields: list[str] = []
         self.fact_fields: list[str] = []
         if self.rules is not None:
@@ -281,7 +299,6 @@ class GameFilterSet(django_filters.FilterSet):
         """The chosen game's options and facts, with its labels and values."""
         for option in rules.options:
             name = f"{OPTION_PREFIX}{option.name}"
-            self.filters[name].__dict__.pop("_field", None)  # built anew, with these
             self.filters[name].extra.update(
                 choices=choices(option.values, "Any"), help_text=option.doc
             )
@@ -291,19 +308,29 @@ class GameFilterSet(django_filters.FilterSet):
             if spec.kind == "count":
                 self.fact_fields += [f"{key}.min", f"{key}.max"]
                 continue
-            self.filters[key].__dict__.pop("_field", None)
             self.filters[key].label = spec.label
             if spec.kind == "choice":
                 self.filters[key].extra["choices"] = choices(spec.choices, "Any")
             self.fact_fields.append(key)
 
     def get_form_class(self) -> type[forms.Form]:
+        """The form of this search's filters, made once per chosen game (or none) and
+        kept; one with other parameters of a filter's prefix is made each time."""
+        plain = all(name in _FIXED or self._of_game(name) for name in self.filters)
+        key = self.rules.game if self.rules is not None else ""
+        if plain and key in _FORMS:
+            return _FORMS[key]
         form = super().get_form_class()
-        form.fixed = tuple(type(self).declared_filters)
+        form.fixed = _FIXED
         form.option_fields = self.option_fields
         form.fact_fields = self.fact_fields
         form.rules = self.rules
+        if plain:
+            _FORMS[key] = form
         return form
+
+    def _of_game(self, name: str) -> bool:
+        return name in self.option_fields or name in self.fact_fields
 
     def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:
         """Each filter on its own, then those that work together: the players (with
@@ -389,3 +416,19 @@ class GameFilterSet(django_filters.FilterSet):
             date = Subquery(first_visible(self.user).values("date")[:1])
             qs = qs.annotate(played_on=NullIf(date, Value("")))
         return qs.order_by(*SORTS[sort][1])
+
+
+def _copy(filter_: Any, parent: GameFilterSet) -> Any:
+    """``filter_`` for one search: its own ``extra`` (the chosen game's values go there)
+    and its own method, bound to ``parent``."""
+    copied = copy.copy(filter_)
+    copied.extra = dict(filter_.extra)
+    copied.__dict__.pop("_field", None)
+    if filter_.method is not None:
+        copied.method = filter_.method  # a FilterMethod of the copy
+    copied.model, copied.parent = Game, parent
+    return copied
+
+
+#: the filters every search has (those declared in the class, in their order)
+_FIXED = tuple(GameFilterSet.declared_filters)

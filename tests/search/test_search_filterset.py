@@ -93,8 +93,19 @@ def test_every_filter_is_in_the_schema_of_every_game_list() -> None:
 
 
 def test_the_page_form_is_the_filter_sets_form(mixed: None) -> None:
-    fields = set(GameFilterSet().form.fields)
-    assert fields == set(GameFilterSet.base_filters)
+    fixed = set(GameFilterSet.declared_filters)
+    assert set(GameFilterSet().form.fields) == fixed
+    # a search's form holds the fixed filters and the chosen game's options and facts
+    rules = registry.games()["escalation-pierce"]
+    pierce = GameFilterSet({"game": "escalation-pierce"}).form
+    own = {f"opt.{o.name}" for o in rules.options} | {
+        f"fact.{s.name}{b}" for s in rules.fact_specs for b in ("", ".min", ".max")
+    }
+    assert fixed < set(pierce.fields) <= fixed | own
+    assert set(pierce.fields) <= set(GameFilterSet.base_filters)
+    # another game's fact, given, joins the form to be refused by name
+    other = GameFilterSet({"game": "escalation-pierce", "fact.made": "yes"})
+    assert not other.is_valid() and set(other.errors) == {"fact.made"}
     # a chosen game's facts take its labels and values (two games call a fact "trump")
     tricks = GameFilterSet({"game": "escalative-tricks"}).form
     wild = GameFilterSet({"game": "wild-escape"}).form
