@@ -19,7 +19,7 @@ a date with unknown parts sorts after every known date of the same prefix
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, ClassVar
 
 import django_filters
 from django import forms
@@ -258,6 +258,9 @@ class GameFilterSet(django_filters.FilterSet):
         "a deal key (a game's `deal`): games dealt alike",
     )
 
+    #: every filter (the metaclass sets it: get_filters)
+    base_filters: ClassVar[dict[str, django_filters.Filter]]
+
     class Meta:
         model = Game
         fields: list[str] = []
@@ -285,9 +288,10 @@ class GameFilterSet(django_filters.FilterSet):
             given |= {f"{FACT_PREFIX}{s.name}{b}" for s in self.rules.fact_specs for b in _BOUNDS}
         every = type(self).base_filters
         chosen = {n: f for n, f in every.items() if n in given or n in _FIXED}
-        self.base_filters = {}  # FilterSet.__init__ deep-copies them: a plain copy will do
+        # FilterSet.__init__ deep-copies the filters: none here, a plain copy below will do
+        setattr(self, "base_filters", {})  # noqa: B010
         super().__init__(data, queryset, **kwargs)
-        del self.base_filters
+        delattr(self, "base_filters")
         self.filters = {name: _copy(f, self) for name, f in chosen.items()}
         self.records = Record.objects.visible_to(self.user)
         self.option_fields: list[str] = []
