@@ -24,7 +24,7 @@ from api.people_serializers import (
     PlayerListOutput,
     ScoresheetOutput,
 )
-from api.schema import _ERRORS, _STR, _THROTTLED, GAME_FILTERS, _path, _query
+from api.schema import _ERRORS, _STR, _THROTTLED, _path, _query, filter_parameters
 from api.serializers import GameListOutput
 from events.matches import match_list, match_sheet
 from events.standings import (
@@ -38,6 +38,7 @@ from players.aggregated_profile import player_profile
 from players.selectors import player_games, player_get, player_list, player_name
 from records.models import Game, Player, Seat
 from records.selectors import with_labels
+from search.filters import GameFilterSet
 from search.selectors import game_list
 
 _LIST_ERRORS = {(400, "application/json"): _ERRORS[400], (429, "application/json"): _THROTTLED[429]}
@@ -106,7 +107,7 @@ class EventGamesApi(GamesListApi):
         description="The event's games you may see; every filter and sort of "
         "`/api/games/` applies.  `?format=ndjson` streams them all, `?format=kgn` gives "
         "their records.",
-        parameters=GAME_FILTERS,
+        parameters=filter_parameters(GameFilterSet),
         responses={
             (200, "application/json"): GameListOutput(many=True),
             **ndjson_response("the games"),
@@ -232,7 +233,7 @@ class PlayerGamesApi(GamesListApi):
         description="The games the player sat in that you may see; every filter and sort "
         "of `/api/games/` applies.  `?format=kgn` (or `Accept: application/x-kgn`) gives "
         "their records as one KGN file; `?format=ndjson` streams them as JSON lines.",
-        parameters=GAME_FILTERS,
+        parameters=filter_parameters(GameFilterSet),
         responses={
             (200, "application/json"): GameListOutput(many=True),
             **ndjson_response("the games"),

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from api.lists import GamesListApi, kgn_response, ndjson_response
 from api.people import _LIST_ERRORS, _ONE_ERRORS, _REDIRECT, _games, visible_player
-from api.schema import _ERRORS, _STR, GAME_FILTERS, _query
+from api.schema import _ERRORS, _STR, _query, filter_parameters
 from api.serializers import GameListOutput
 from api.stats_serializers import PlayerFormOutput, PlayerRatingsOutput, VersusOutput
 from players.selectors import player_get, player_name, visible_name
@@ -24,6 +24,7 @@ from players.versus import player_versus
 from ratings.leaderboards import game_title, player_ratings, rating_history
 from records.models import Game, Player, Seat
 from replay import registry
+from search.filters import GameFilterSet
 
 
 class PlayerStatsApi(APIView):
@@ -100,7 +101,7 @@ class PlayerVersusGamesApi(GamesListApi):
         summary="The games two players both sat in",
         description="Every filter and sort of `/api/games/` applies; `?format=kgn` gives "
         "their records, `?format=ndjson` streams them.",
-        parameters=GAME_FILTERS,
+        parameters=filter_parameters(GameFilterSet),
         responses={
             (200, "application/json"): GameListOutput(many=True),
             **ndjson_response("the games"),

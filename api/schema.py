@@ -1,19 +1,20 @@
 """Pieces of the OpenAPI schema (drf-spectacular; /api/schema/) the API views share:
-the error responses, the bearer-token scheme and query parameters."""
+the error responses, the bearer-token scheme and query parameters (those of a
+django-filter FilterSet generated from it: ``filter_parameters``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
+from django_filters import FilterSet
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
 from api.serializers import ErrorOutput
-from records.models import GameStatus
-from replay import registry
-from search.selectors import PLAYER_MODES, SORTS
+from search.filter_fields import description
 
 _ERRORS = {
     400: OpenApiResponse(ErrorOutput, description="invalid input, naming the parameter"),
@@ -48,37 +49,24 @@ def _path(name: str, kind: Any, text: str) -> OpenApiParameter:
 
 
 _COUNT = {"type": "integer", "minimum": 0}
-#: every filter of the search page (search.selectors.game_list), as docs/api.md lists them
-GAME_FILTERS = [
-    _query("game", _STR, "game id: " + ", ".join(registry.game_ids())),
-    _query(
-        "player",
-        _STR,
-        "a player name, matched as its player identity; several comma-separated names",
-    ),
-    _query(
-        "player_mode",
-        _STR,
-        "with several players: all of them in the same game (default) or any of them",
-        enum=list(PLAYER_MODES),
-    ),
-    _query("winner", _STR, "a player name: games that player won"),
-    _query("event", _STR, "event name (whole name, case-insensitive)"),
-    _query("match", _STR, "a Match tag (case-insensitive)"),
-    *(
-        _query(
-            name,
-            _STR,
-            f"{side} bound on the Date tag: YYYY, YYYY.MM or YYYY.MM.DD (dots or dashes)",
-            pattern=r"^\d{4}([.-](\d{2}|\?\?))?([.-](\d{2}|\?\?))?$",
-        )
-        for name, side in (("date_from", "lower"), ("date_to", "upper"))
-    ),
-    _query("status", _STR, "the game's status", enum=list(GameStatus.values)),
-    _query("players", _INT, "number of seats"),
-    _query("actions_min", _INT, "at least this many actions"),
-    _query("actions_max", _INT, "at most this many actions"),
-    _query("deal", _STR, "a deal key (a game's `deal`): games dealt alike"),
-    _query("q", _STR, "text over events, sites, comments and players"),
-    _query("sort", _STR, "order (default newest first)", enum=list(SORTS)),
-]
+
+
+def filter_parameters(filterset: type[FilterSet]) -> list[OpenApiParameter]:
+    """Every filter of ``filterset`` as a query parameter of the schema, described as
+    the filter says (search.filter_fields.described): its type, its values when it has
+    a fixed set, its bounds and pattern."""
+    parameters = []
+    for name, filter_ in filterset.base_filters.items():
+        extra = filter_.extra
+        field = filter_.field_class
+        whole = issubclass(field, forms.IntegerField) or extra.get("coerce") is int
+        schema: dict[str, Any] = {"type": "integer" if whole else "string"}
+        values = [value for value, _ in extra.get("choices", ()) if value != ""]
+        if values:
+            schema["enum"] = [int(v) for v in values] if whole else values
+        if extra.get("min_value") is not None:
+            schema["minimum"] = extra["min_value"]
+        if pattern := getattr(field, "pattern", None):
+            schema["pattern"] = pattern
+        parameters.append(_query(name, schema, description(filter_)))
+    return parameters

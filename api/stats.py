@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from api.schema import _ERRORS, _THROTTLED
 from records.selectors import game_counts
 from replay import registry
-from search.selectors import OPTION_PREFIX
+from search.filter_fields import OPTION_PREFIX
 from search.stats import game_stats
 
 _SEAT = inline_serializer(
@@ -79,7 +79,7 @@ class GameStatsApi(APIView):
         if not raw.isdigit():
             raise ValidationError({"players": "give the table size, e.g. players=4"})
         options = {
-            key[len(OPTION_PREFIX) :]: value
+            key[len(OPTION_PREFIX) :]: str(value)
             for key, value in request.query_params.items()
             if key.startswith(OPTION_PREFIX) and value
         }

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponseBase
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -21,7 +22,7 @@ from rest_framework.views import APIView
 from api.lists import GamesListApi, ListApi, kgn_response, many, ndjson_response
 from api.params import whole_number
 from api.renderers import KGN_MEDIA_TYPE, KgnRenderer
-from api.schema import _COUNT, _ERRORS, _INT, _STR, _THROTTLED, GAME_FILTERS, _query
+from api.schema import _COUNT, _ERRORS, _INT, _STR, _THROTTLED, _query, filter_parameters
 from api.serializers import (
     ErrorOutput,
     GameDetailOutput,
@@ -43,6 +44,7 @@ from records.selectors import (
     with_labels,
 )
 from records.services import event_pick, upload_create
+from search.filters import GameFilterSet
 from search.selectors import game_list
 from viewer.cache import record_actions
 
@@ -52,7 +54,8 @@ GAME_LIST_TEXT = """Games you may see, each once however many records hold it, i
 order (stable pages).  The filters are those of the search page (/games/); a bad value is
 a 400 naming the parameter.
 
-Two families of parameters are open-ended and so not listed one by one:
+Every filter is declared once, in the search's filter set (search/filters.py), and
+listed below from it, including two open-ended families built from the games' rules:
 
 - `opt.<option>=<value>`: games played with that option value (e.g.
   `opt.special-lead=always`); with `game`, an option the game lacks is a 400.
@@ -70,7 +73,7 @@ class GameListApi(GamesListApi):
         tags=["games"],
         summary="Search games",
         description=GAME_LIST_TEXT,
-        parameters=GAME_FILTERS,
+        parameters=filter_parameters(GameFilterSet),
         responses={
             (200, "application/json"): GameListOutput(many=True),
             **ndjson_response("the games"),
@@ -203,11 +206,11 @@ class UploadListApi(ListApi):
             quota_check(user=request.user, size=data["file"].size)
         except QuotaExceeded as exc:
             raise OverQuota(exc) from None
-        event = event_pick(
-            owner=request.user, event_id=data.get("event"), name=data.get("event_name")
-        )
+        owner = request.user
+        assert not isinstance(owner, AnonymousUser)  # IsAuthenticated (get_permissions)
+        event = event_pick(owner=owner, event_id=data.get("event"), name=data.get("event_name"))
         upload = upload_create(
-            owner=request.user, file=data["file"], visibility=data["visibility"], event=event
+            owner=owner, file=data["file"], visibility=data["visibility"], event=event
         )
         data = UploadOutput(upload, context={"request": request, "records": []}).data
         location = reverse("api:upload-detail", kwargs={"pk": upload.pk})

@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     *(["django.contrib.postgres"] if ON_POSTGRES else []),
     "rest_framework",
     "rest_framework.authtoken",
+    "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "records",

@@ -1,126 +1,119 @@
-"""The game-list filters of the /games/ page."""
+"""The game search's one filter set: every filter of the /games/ page and of the API's
+game lists (``GET /api/games/`` and the event's, player's and head-to-head games),
+declared once here.  The page renders its form; the API documents its filters
+(api/schema.py ``filter_parameters``) and both run it through
+``search.selectors.game_list``.  A search is its URL: the filters are query parameters,
+every one optional; a bad value is an error naming the parameter.
+
+Once a game is chosen (``game``), its options (``opt.<name>``) and searchable facts
+(``fact.<name>``, counts as ``.min`` / ``.max``) take its labels and values, so that a
+search by what happened works on the page without JavaScript: pick the game, filter,
+then refine.
+
+Event, match, date and text match only records the user may see.  Dates are the
+records' ``Date`` tags (``YYYY.MM.DD``, ``??`` for unknown parts) and compare as text:
+a date with unknown parts sorts after every known date of the same prefix
+(``2024.??.??`` is after ``2024.12.31``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+import copy
+from typing import Any, ClassVar
 
+import django_filters
 from django import forms
+from django.db.models import Exists, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import NullIf
 
-from records.models import GameStatus
+from records.identity import player_find
+from records.models import Fact, Game, GameStatus, Record, Seat
+from records.selectors import first_visible
 from replay import registry
-from search.selectors import FACT_PREFIX, OPTION_PREFIX, PLAYER_MODES, SORTS
-
-if TYPE_CHECKING:
-    from replay.rules import FactSpec
-
-
-def seat_counts() -> range:
-    """Every number of seats some registered game is played with (read when a form is
-    made, not at import: a plug-in may join the registry later)."""
-    games = registry.games().values()
-    return range(min(r.min_players for r in games), max(r.max_players for r in games) + 1)
-
+from search.date_bounds import UNBOUNDED, date_filter, newest_bound
+from search.filter_fields import (
+    FACT_KINDS,
+    FACT_PREFIX,
+    OPTION_PREFIX,
+    PLAYER_MODES,
+    SEAT_COUNTS,
+    SORTS,
+    DateBoundFilter,
+    OfferedChoiceFilter,
+    WholeNumberFilter,
+    choices,
+    date_bound,
+    described,
+    fact_filters,
+    option_filters,
+)
+from search.text import text_search
 
 #: the /games/ filters shown first; the rest sit under "More filters"
 MAIN_FILTERS = ("q", "game", "player", "event", "status", "sort")
-
-
-def _choices(values: Iterable[str], empty: str) -> list[tuple[str, str]]:
-    return [("", empty), *((v, v) for v in values)]
-
-
-def _game_choices() -> list[tuple[str, str]]:
-    return _choices(registry.game_ids(), "Any game")
-
-
-def _seat_choices() -> list[tuple[str, str]]:
-    return [("", "Any number"), *((str(n), str(n)) for n in seat_counts())]
+#: filters applied together rather than one by one (GameFilterSet.filter_queryset)
+_TOGETHER = frozenset({"player", "player_mode", "event", "match", "date_from", "date_to", "sort"})
+_PREFIXES = (OPTION_PREFIX, FACT_PREFIX)
+#: how a fact's filters end: a count's bounds, or nothing
+_BOUNDS = ("", ".min", ".max")
+#: the form of each chosen game's search (and of a search without one), made once
+_FORMS: dict[str, type[forms.Form]] = {}
+#: the values that filter nothing
+_DEFAULTS = {"sort": "newest", "player_mode": "together"}
+_STATUSES = ", ".join(GameStatus.values)
 
 
 class GameFilterForm(forms.Form):
-    """The /games/ filters, named as the API's (search/selectors.py).  Every field is
-    optional.  Once a game is chosen, its options (``opt.<name>``) and searchable facts
-    (``fact.<name>``, counts as ``.min`` / ``.max``) join the form, so that a search
-    by what happened works without JavaScript: pick the game, filter, then refine.
-    ``filters()`` is what the game_list selector takes (valid, non-empty values)."""
+    """The filter set's form (the /games/ form): the checks that need the chosen game,
+    and the page's layout.  ``option_fields`` / ``fact_fields``: the chosen game's."""
 
-    q = forms.CharField(
-        label="Text",
-        required=False,
-        max_length=200,
-        help_text="Words of the event, site, comments or player names.",
-        widget=forms.TextInput({"type": "search"}),
-    )
-    game = forms.ChoiceField(label="Game", required=False, choices=_game_choices)
-    player = forms.CharField(
-        label="Players",
-        required=False,
-        max_length=300,
-        help_text="One name, or several separated by commas.",
-    )
-    player_mode = forms.ChoiceField(
-        label="With several players", required=False, choices=list(PLAYER_MODES.items())
-    )
-    winner = forms.CharField(label="Winner", required=False, max_length=100)
-    event = forms.CharField(label="Event", required=False, max_length=200)
-    match = forms.CharField(label="Match", required=False, max_length=200)
-    date_from = forms.CharField(
-        label="Played from",
-        required=False,
-        max_length=10,
-        widget=forms.TextInput({"placeholder": "YYYY.MM.DD"}),
-    )
-    date_to = forms.CharField(
-        label="Played until",
-        required=False,
-        max_length=10,
-        widget=forms.TextInput({"placeholder": "YYYY.MM.DD"}),
-    )
-    status = forms.ChoiceField(
-        label="Status", required=False, choices=[("", "Any status"), *GameStatus.choices]
-    )
-    players = forms.TypedChoiceField(
-        label="Number of players",
-        required=False,
-        coerce=int,
-        empty_value=None,
-        choices=_seat_choices,
-    )
-    actions_min = forms.IntegerField(label="At least … actions", required=False, min_value=0)
-    actions_max = forms.IntegerField(label="At most … actions", required=False, min_value=0)
-    sort = forms.ChoiceField(
-        label="Sort", required=False, choices=[(k, label) for k, (label, _) in SORTS.items()]
-    )
-    deal = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    fixed: tuple[str, ...] = ()
+    option_fields: list[str] = []
+    fact_fields: list[str] = []
+    rules: Any = None
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.option_fields: list[str] = []
-        self.fact_fields: list[str] = []
-        rules = registry.get(self.data.get("game") or "") if self.is_bound else None
-        if rules is None:
-            return
-        for option in rules.options:
-            name = f"{OPTION_PREFIX}{option.name}"
-            self.fields[name] = forms.ChoiceField(
-                label=option.name,
-                required=False,
-                choices=_choices(option.values, "Any"),
-                help_text=option.doc,
-            )
-            self.option_fields.append(name)
-        for spec in rules.fact_specs:
-            for name, field in _fact_fields(spec):
-                self.fields[name] = field
-                self.fact_fields.append(name)
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        game = self.data.get("game") or ""
+        for key in self.data:
+            value = str(self.data.get(key) or "").strip()
+            if not value or not key.startswith((OPTION_PREFIX, FACT_PREFIX)):
+                continue
+            if key not in self.fields:  # no game has it: say why
+                self._refuse(key, _stray(key, value, game))
+                continue
+            if cleaned.get(key) in (None, ""):  # refused by its field already
+                continue
+            if message := self._for_game(key, str(cleaned[key]), game):
+                self._refuse(key, message)
+                cleaned.pop(key, None)
+        return cleaned
+
+    def _refuse(self, key: str, message: str) -> None:
+        self.errors.setdefault(key, self.error_class()).append(message)
+
+    def _for_game(self, key: str, value: str, game: str) -> str | None:
+        """Why the chosen game refuses this option or fact, or None."""
+        rules = self.rules
+        if key.startswith(OPTION_PREFIX):
+            name = key[len(OPTION_PREFIX) :]
+            options = {o.name: o for o in rules.options} if rules is not None else {}
+            if rules is not None and (name not in options or value not in options[name].values):
+                return f"{game} has no option {name}={value}"
+            return None
+        name = key[len(FACT_PREFIX) :].partition(".")[0]
+        spec = next((s for s in rules.fact_specs if s.name == name), None) if rules else None
+        if spec is None:
+            return f"no fact {name!r} for {game or 'any game'}: pick a game"
+        if spec.kind == "choice" and spec.choices and value not in spec.choices:
+            return f"use one of {', '.join(spec.choices)}"
+        return None
 
     def main_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in MAIN_FILTERS]
 
     def more_fields(self) -> list[forms.BoundField]:
-        fixed = [n for n in self.base_fields if n not in MAIN_FILTERS and n != "deal"]
-        return [self[name] for name in fixed]
+        return [self[n] for n in self.fixed if n not in MAIN_FILTERS and n != "deal"]
 
     def option_bound(self) -> list[forms.BoundField]:
         return [self[name] for name in self.option_fields]
@@ -128,54 +121,318 @@ class GameFilterForm(forms.Form):
     def fact_bound(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fact_fields]
 
-    def more_used(self) -> bool:
-        """Whether a filter under "More filters" is set (the section then opens)."""
-        used = self.filters()
-        return any(k not in MAIN_FILTERS for k in used)
+    def unshown_errors(self) -> list[str]:
+        """The errors of filters the page does not show (another game's option or
+        fact, or a parameter no game has): said above the form."""
+        shown = {*self.fixed, *self.option_fields, *self.fact_fields}
+        return [
+            f"{key}: {message}"
+            for key, messages in self.errors.items()
+            if key not in shown and key != "__all__"
+            for message in messages
+        ]
 
-    def filters(self) -> dict[str, str]:
+    def used(self) -> dict[str, Any]:
+        """The filters set to something that filters, and those refused."""
         if not self.is_bound:
             return {}
-        self.is_valid()
         cleaned = getattr(self, "cleaned_data", {})
-        # an option or fact the chosen game lacks goes to the selector, which says why
-        stray = {
-            key: str(self.data[key])
-            for key in self.data
-            if key.startswith((OPTION_PREFIX, FACT_PREFIX))
-            and key not in self.fields
-            and self.data.get(key)
-        }
-        return stray | {
-            name: str(value)
+        refused = {key: self.data.get(key) for key in self.errors if key != "__all__"}
+        return refused | {
+            name: value
             for name, value in cleaned.items()
-            if value not in (None, "")
-            and not (name == "sort" and value == "newest")
-            and not (name == "player_mode" and value == "together")
+            if value not in (None, "") and _DEFAULTS.get(name) != value
         }
 
+    def more_used(self) -> bool:
+        """Whether a filter under "More filters" is set (the section then opens)."""
+        return any(k not in MAIN_FILTERS for k in self.used())
 
-def _fact_fields(spec: FactSpec) -> list[tuple[str, forms.Field]]:
-    """The form fields that filter on one fact."""
-    name = f"{FACT_PREFIX}{spec.name}"
-    if spec.kind == "count":
-        return [
-            (f"{name}.min", forms.IntegerField(label=f"{spec.label}: at least", required=False)),
-            (f"{name}.max", forms.IntegerField(label=f"{spec.label}: at most", required=False)),
-        ]
-    if spec.kind == "flag":
-        choices = [("", "Either"), ("yes", "Yes"), ("no", "No")]
-        return [(name, forms.ChoiceField(label=spec.label, required=False, choices=choices))]
-    if spec.kind == "choice":
-        field = forms.ChoiceField(
-            label=spec.label, required=False, choices=_choices(spec.choices, "Any")
+
+def _stray(key: str, value: str, game: str) -> str:
+    """Why a parameter with a filter's prefix that no game has is refused."""
+    if key.startswith(OPTION_PREFIX):
+        name = key[len(OPTION_PREFIX) :]
+        rules = registry.get(game) if game else None
+        return (
+            f"{game} has no option {name}={value}" if rules else f"no game has an option {name!r}"
         )
-        return [(name, field)]
-    return [
-        (
-            name,
-            forms.CharField(
-                label=spec.label, required=False, max_length=100, help_text="A player's name."
-            ),
-        )
-    ]
+    name = key[len(FACT_PREFIX) :]
+    if f"{key}.min" in GameFilterSet.base_filters:
+        return f"{name} is a count: use {key}.min or {key}.max"
+    return f"no fact {name.partition('.')[0]!r} for {game or 'any game'}: pick a game"
+
+
+class GameFilterSet(django_filters.FilterSet):
+    """The games ``user`` (or the request's user) may see, each once however many
+    records hold it, filtered, in the order ``sort`` names (default newest first),
+    always total (stable)."""
+
+    q = described(
+        django_filters.CharFilter(
+            label="Text",
+            method="by_text",
+            max_length=200,
+            help_text="Words of the event, site, comments or player names.",
+            widget=forms.TextInput({"type": "search"}),
+        ),
+        "text over events, sites, comments and players",
+    )
+    game = described(
+        OfferedChoiceFilter(
+            label="Game", choices=choices(registry.game_ids(), "Any game"), empty_label=None
+        ),
+        "game id: " + ", ".join(registry.game_ids()),
+    )
+    player = described(
+        django_filters.CharFilter(
+            label="Players", max_length=300, help_text="One name, or several separated by commas."
+        ),
+        "a player name, matched as its player identity; several comma-separated names",
+    )
+    player_mode = described(
+        django_filters.ChoiceFilter(
+            label="With several players", choices=list(PLAYER_MODES.items()), empty_label=None
+        ),
+        "with several players: all of them in the same game (default) or any of them",
+    )
+    winner = described(
+        django_filters.CharFilter(label="Winner", method="by_winner", max_length=100),
+        "a player name: games that player won",
+    )
+    event = described(
+        django_filters.CharFilter(label="Event", max_length=200),
+        "event name (whole name, case-insensitive)",
+    )
+    match = described(
+        django_filters.CharFilter(label="Match", max_length=200), "a Match tag (case-insensitive)"
+    )
+    date_from = described(
+        DateBoundFilter(label="Played from"),
+        "lower bound on the Date tag: YYYY, YYYY.MM or YYYY.MM.DD (dots or dashes)",
+    )
+    date_to = described(
+        DateBoundFilter(label="Played until"),
+        "upper bound on the Date tag: YYYY, YYYY.MM or YYYY.MM.DD (dots or dashes)",
+    )
+    status = described(
+        django_filters.ChoiceFilter(
+            label="Status",
+            choices=[("", "Any status"), *GameStatus.choices],
+            empty_label=None,
+            error_messages={
+                "invalid_choice": "Select a valid choice: unknown status %(value)r; use one "
+                f"of {_STATUSES}."
+            },
+        ),
+        "the game's status",
+    )
+    players = described(
+        WholeNumberFilter(
+            label="Number of players",
+            field_name="num_players",
+            widget=forms.Select(choices=choices((str(n) for n in SEAT_COUNTS), "Any number")),
+        ),
+        "number of seats",
+    )
+    actions_min = described(
+        WholeNumberFilter(
+            label="At least … actions", field_name="num_actions", lookup_expr="gte", min_value=0
+        ),
+        "at least this many actions",
+    )
+    actions_max = described(
+        WholeNumberFilter(
+            label="At most … actions", field_name="num_actions", lookup_expr="lte", min_value=0
+        ),
+        "at most this many actions",
+    )
+    sort = described(
+        django_filters.ChoiceFilter(
+            label="Sort", choices=[(k, label) for k, (label, _) in SORTS.items()], empty_label=None
+        ),
+        "order (default newest first)",
+    )
+    deal = described(
+        django_filters.CharFilter(max_length=64, widget=forms.HiddenInput),
+        "a deal key (a game's `deal`): games dealt alike",
+    )
+
+    #: every filter (the metaclass sets it: get_filters)
+    base_filters: ClassVar[dict[str, django_filters.Filter]]
+
+    class Meta:
+        model = Game
+        fields: list[str] = []
+        form = GameFilterForm
+
+    @classmethod
+    def get_filters(cls) -> dict[str, django_filters.Filter]:
+        """The declared filters, then ``opt.*`` and ``fact.*`` from the registry."""
+        return {**super().get_filters(), **option_filters(), **fact_filters()}
+
+    def __init__(
+        self, data: Any = None, queryset: Any = None, *, user: Any = None, **kwargs: Any
+    ) -> None:
+        request = kwargs.get("request")
+        self.user = request.user if user is None and request is not None else user
+        if queryset is None:
+            queryset = Game.objects.visible_to(self.user)
+        self.rules = registry.get(str(data.get("game") or "")) if data else None
+        # this search's filters only (FilterSet.__init__ copies them, then the form its
+        # fields, on every request): the fixed ones, the chosen game's options and
+        # facts, and any other opt./fact. parameter given (which the form refuses)
+        given = {str(key) for key in data or () if str(key).startswith(_PREFIXES)}
+        if self.rules is not None:
+            given |= {f"{OPTION_PREFIX}{o.name}" for o in self.rules.options}
+            given |= {f"{FACT_PREFIX}{s.name}{b}" for s in self.rules.fact_specs for b in _BOUNDS}
+        every = type(self).base_filters
+        chosen = {n: f for n, f in every.items() if n in given or n in _FIXED}
+        # FilterSet.__init__ deep-copies the filters: none here, a plain copy below will do
+        setattr(self, "base_filters", {})  # noqa: B010
+        super().__init__(data, queryset, **kwargs)
+        delattr(self, "base_filters")
+        self.filters = {name: _copy(f, self) for name, f in chosen.items()}
+        self.records = Record.objects.visible_to(self.user)
+        self.option_fields: list[str] = []
+        self.fact_fields: list[str] = []
+        if self.rules is not None:
+            self._choose_game(self.rules)
+
+    def _choose_game(self, rules: Any) -> None:
+        """The chosen game's options and facts, with its labels and values."""
+        for option in rules.options:
+            name = f"{OPTION_PREFIX}{option.name}"
+            self.filters[name].extra.update(
+                choices=choices(option.values, "Any"), help_text=option.doc
+            )
+            self.option_fields.append(name)
+        for spec in rules.fact_specs:
+            key = f"{FACT_PREFIX}{spec.name}"
+            if spec.kind == "count":
+                self.fact_fields += [f"{key}.min", f"{key}.max"]
+                continue
+            self.filters[key].label = spec.label
+            if spec.kind == "choice":
+                self.filters[key].extra["choices"] = choices(spec.choices, "Any")
+            self.fact_fields.append(key)
+
+    def get_form_class(self) -> type[forms.Form]:
+        """The form of this search's filters, made once per chosen game (or none) and
+        kept; one with other parameters of a filter's prefix is made each time."""
+        plain = all(name in _FIXED or self._of_game(name) for name in self.filters)
+        key = self.rules.game if self.rules is not None else ""
+        if plain and key in _FORMS:
+            return _FORMS[key]
+        form = super().get_form_class()
+        form.fixed = _FIXED
+        form.option_fields = self.option_fields
+        form.fact_fields = self.fact_fields
+        form.rules = self.rules
+        if plain:
+            _FORMS[key] = form
+        return form
+
+    def _of_game(self, name: str) -> bool:
+        return name in self.option_fields or name in self.fact_fields
+
+    def filter_queryset(self, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        """Each filter on its own, then those that work together: the players (with
+        ``player_mode``), the visible records (event, match and dates: one record
+        matches all of them), and the order."""
+        data = self.form.cleaned_data
+        for name, value in data.items():
+            if name not in _TOGETHER:
+                queryset = self.filters[name].filter(queryset, value)
+        sort = data.get("sort") or "newest"
+        queryset = self._by_players(queryset, data.get("player") or "", data.get("player_mode"))
+        return self._sorted(self._by_records(queryset, data, sort), sort)
+
+    def by_text(self, qs: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
+        return text_search(qs, self.records, value)
+
+    def by_winner(self, qs: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
+        player = player_find(value)
+        if player is None:
+            return qs.none()
+        return qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player=player, won=True)))
+
+    def by_fact(self, qs: QuerySet[Game], name: str, value: Any) -> QuerySet[Game]:
+        """``fact.<name>`` (``name`` with ``.min`` / ``.max`` for a count's bound) over
+        the game's indexed Fact rows; the form checked that the game has the fact."""
+        name, _, bound = name.partition(".")
+        rows = Fact.objects.filter(game=OuterRef("pk"), name=name)
+        kind = FACT_KINDS[name]
+        if kind == "count":
+            rows = (
+                rows.filter(number__gte=value) if bound == "min" else rows.filter(number__lte=value)
+            )
+        elif kind == "flag":
+            rows = rows.filter(number=1 if value == "yes" else 0)
+        elif kind == "choice":
+            rows = rows.filter(text=value)
+        else:  # seat: the player in it
+            player = player_find(value)
+            if player is None:
+                return qs.none()
+            rows = rows.filter(player=player)
+        return qs.filter(Exists(rows))
+
+    def _by_players(self, qs: QuerySet[Game], names: str, mode: str | None) -> QuerySet[Game]:
+        wanted = [n.strip() for n in names.split(",") if n.strip()]
+        found = [p for p in (player_find(n) for n in wanted) if p is not None]
+        if (mode or "together") == "together":
+            if len(found) < len(wanted):
+                return qs.none()
+            for player in found:
+                qs = qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player=player)))
+            return qs
+        if not wanted:
+            return qs
+        return qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player__in=found)))
+
+    def _by_records(self, qs: QuerySet[Game], data: dict[str, Any], sort: str) -> QuerySet[Game]:
+        in_records = self.records.filter(game=OuterRef("pk"))
+        narrowed = False
+        if event := data.get("event"):
+            in_records, narrowed = in_records.filter(upload__event__name__iexact=event), True
+        if match := data.get("match"):
+            in_records, narrowed = in_records.filter(match__iexact=match), True
+        start = date_bound(data["date_from"], end=False) if data.get("date_from") else None
+        stop = date_bound(data["date_to"], end=True) if data.get("date_to") else None
+        if start is None and stop is None:
+            return qs.filter(Exists(in_records)) if narrowed else qs
+        # by bytes, whatever the collation
+        qs = qs.filter(Exists(date_filter(in_records, start, stop)))
+        if sort == "newest":
+            # no game in range is newer than the newest record in range: the walk newest
+            # first starts there (search/date_bounds.py); the result is unchanged
+            bound = newest_bound(start, stop)
+            if bound is None:  # no record in range at all
+                return qs.none()
+            if bound is not UNBOUNDED:
+                qs = qs.filter(created_at__lte=bound)
+        return qs
+
+    def _sorted(self, qs: QuerySet[Game], sort: str) -> QuerySet[Game]:
+        if sort.startswith("played"):
+            # a record without a Date tag has "": as NULL it sorts last both ways
+            date = Subquery(first_visible(self.user).values("date")[:1])
+            qs = qs.annotate(played_on=NullIf(date, Value("")))
+        return qs.order_by(*SORTS[sort][1])
+
+
+def _copy(filter_: Any, parent: GameFilterSet) -> Any:
+    """``filter_`` for one search: its own ``extra`` (the chosen game's values go there)
+    and its own method, bound to ``parent``."""
+    copied = copy.copy(filter_)
+    copied.extra = dict(filter_.extra)
+    copied.__dict__.pop("_field", None)
+    if filter_.method is not None:
+        copied.method = filter_.method  # a FilterMethod of the copy
+    copied.model, copied.parent = Game, parent
+    return copied
+
+
+#: the filters every search has (those declared in the class, in their order)
+_FIXED = tuple(GameFilterSet.declared_filters)

@@ -126,6 +126,7 @@ def game_stats(
         n=Count("id"), avg=Avg("num_actions"), lo=Min("num_actions"), hi=Max("num_actions")
     )
     seats = Seat.objects.filter(game__in=games.values("pk"))
+    position: Any
     if relative:
         position = Mod(F("seat") - F("game__first") + Value(players), Value(players))
     else:

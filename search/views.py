@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -13,7 +12,7 @@ from events.standings import event_list, event_summaries
 from records.models import Game, GameStatus
 from records.selectors import game_counts, upload_list_public, with_labels
 from search.exports import games_kgn
-from search.filters import GameFilterForm
+from search.filters import GameFilterForm, GameFilterSet
 from search.selectors import game_list
 
 GAMES_PER_PAGE = 50
@@ -32,24 +31,20 @@ def home(request: HttpRequest) -> HttpResponse:
         "recent_events": event_summaries(
             list(event_list(user=request.user)[:RECENT_ON_HOME]), user=request.user
         ),
-        "filter_form": GameFilterForm(),
+        "filter_form": GameFilterSet().form,
     }
     return render(request, "search/home.html", context)
 
 
 def _search(request: HttpRequest) -> tuple[GameFilterForm, QuerySet[Game] | None]:
     """The filter form of the request and the games it finds (None when a filter's
-    value is refused: the form then carries the message)."""
-    form = GameFilterForm(request.GET or None)
-    filters = form.filters()
-    if form.errors:  # a value the form refuses: say so rather than list everything
+    value is refused: the form then carries the message), through the filter set the
+    API uses too."""
+    found = GameFilterSet(request.GET, user=request.user)
+    form: GameFilterForm = found.form
+    if not found.is_valid():  # say why rather than list everything
         return form, None
-    try:
-        return form, game_list(user=request.user, filters=filters)
-    except ValidationError as exc:
-        for field, messages in exc.message_dict.items():
-            form.add_error(field if field in form.fields else None, messages)
-        return form, None
+    return form, found.qs
 
 
 @require_GET
@@ -65,14 +60,14 @@ def game_list_view(request: HttpRequest) -> HttpResponse:
         "form": form,
         "page": page,
         "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2),
-        "filtered": bool(form.filters()),
+        "filtered": bool(form.used()),
         "query": query.urlencode(),
     }
     return render(request, "search/game_list.html", context, status=400 if found is None else 200)
 
 
 @require_GET
-def game_export(request: HttpRequest) -> HttpResponse:
+def game_export(request: HttpRequest) -> HttpResponseBase:
     """The games a search finds (all pages) as one KGN file, streamed."""
     form, found = _search(request)
     if found is None:

@@ -22,7 +22,7 @@ RATES = {"anon": "3/min", "user": "5/min", "uploads": "2/min"}
 
 @pytest.fixture(autouse=True)
 def tiny_rates(settings: Any) -> Iterator[dict[str, str | None]]:
-    rates = dict(RATES)
+    rates: dict[str, str | None] = dict(RATES)
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
     cache.clear()
     yield rates

@@ -17,7 +17,7 @@ from django.test import Client
 from records.models import Game, Record
 from records.takedown import games_hide
 from search import date_bounds
-from search import selectors as search
+from search import filters as search
 from search.date_bounds import UNBOUNDED, newest_bound
 from search.selectors import game_list
 from tests.conftest import Kgn, make_upload, make_user
@@ -64,7 +64,7 @@ def archive() -> dict[str, Any]:
     return {"viewers": [AnonymousUser(), ann, bob, staff], "ann": ann}
 
 
-FILTERS = (
+FILTERS: tuple[dict[str, str], ...] = (
     {},
     {"game": "escalation-pierce"},
     {"player": "Ann"},
@@ -128,6 +128,7 @@ def test_cursor_pages_walk_the_whole_result(
 def test_records_copy_their_games_time() -> None:
     upload = make_upload(text=Kgn.valid(3, seed=5))
     game = Game.objects.filter(records__upload=upload).first()
+    assert game is not None
 
     def copies() -> set[Any]:
         return set(Record.objects.values_list("game_created_at", "game__created_at"))
@@ -136,6 +137,7 @@ def test_records_copy_their_games_time() -> None:
     Game.objects.filter(pk=game.pk).update(created_at=datetime(2001, 1, 1, tzinfo=UTC))
     assert all(a == b for a, b in copies())
     record = Record.objects.exclude(game=game).first()
+    assert record is not None
     record.game = game
     record.save(update_fields=["game"])
     assert all(a == b for a, b in copies())

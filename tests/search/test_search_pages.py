@@ -47,7 +47,7 @@ def test_the_page_offers_every_filter_and_keeps_the_query(mixed: None) -> None:
 
 @pytest.mark.parametrize("game", registry.game_ids())
 def test_choosing_a_game_adds_its_options_and_facts(mixed: None, game: str) -> None:
-    rules = registry.get(game)
+    rules = registry.games()[game]
     page = Client().get(f"/games/?game={game}").content.decode()
     assert 'id="fact-filters"' in page
     for spec in rules.fact_specs:
@@ -61,6 +61,7 @@ def test_choosing_a_game_adds_its_options_and_facts(mixed: None, game: str) -> N
 
 def test_combined_filters_show_what_the_selector_finds(mixed: None) -> None:
     game = Game.objects.filter(public=True, game="escalative-tricks").first()
+    assert game is not None
     query = {"game": "escalative-tricks", "player": game.players[0], "actions_min": "10"}
     page = Client().get("/games/", query).content.decode()
     expected = set(game_list(user=None, filters=query).values_list("pk", flat=True))
@@ -88,7 +89,7 @@ def test_the_download_holds_every_game_found_as_kgn(mixed: None) -> None:
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/x-kgn")
     assert 'filename="kibitz-games.kgn"' in response["Content-Disposition"]
-    text = b"".join(response.streaming_content).decode()
+    text = response.getvalue().decode()
     exported = {record_identity(r) for r in parse(text)}
     public = Game.objects.filter(game="escalation-pierce", public=True)
     assert exported == set(public.values_list("identity", flat=True))
@@ -100,7 +101,7 @@ def test_the_download_follows_the_search_order_and_filters(
 ) -> None:
     monkeypatch.setattr(exports, "CHUNK", 2)  # several chunks, one of them partial
     query = "game=wild-escape&sort=longest"
-    text = b"".join(Client().get(f"/games/export.kgn?{query}").streaming_content).decode()
+    text = Client().get(f"/games/export.kgn?{query}").getvalue().decode()
     lengths = [len(r.actions) for r in parse(text)]
     assert lengths == sorted(lengths, reverse=True)
     assert len(lengths) == Game.objects.filter(game="wild-escape", public=True).count()

@@ -15,7 +15,8 @@ from records.models import Fact, Game, Record
 from replay import registry
 from replay.load import parse
 from replay.record import Variant
-from search.selectors import SORTS, game_list
+from search.filter_fields import SORTS
+from search.selectors import game_list
 from tests.conftest import Kgn, make_upload, make_user
 
 pytestmark = pytest.mark.django_db
@@ -104,7 +105,9 @@ def test_event_match_and_date_range_use_the_visible_records(archive: Any) -> Non
     assert _ids({"date_from": "2024-02-01", "date_to": "2024.02.02"}) == {
         r.game_id for r in Record.objects.filter(game__in=knizia, date__lte="2024.02.02")
     }
-    event = Record.objects.filter(game__game="head-to-head").first().upload.event.name
+    record = Record.objects.filter(game__game="head-to-head").first()
+    assert record is not None and record.upload.event is not None
+    event = record.upload.event.name
     assert _ids({"event": event}) == {g.pk for g in games if g.game == "head-to-head"}
     # the stranger's private games are dated 2024.01 too: never found by others
     january = _ids({"date_from": "2024.01", "date_to": "2024.01"})
@@ -144,7 +147,7 @@ def test_a_match_tag_filters(archive: Any) -> None:
 
 
 def test_variant_options_match_their_games_and_defaults(archive: Any) -> None:
-    rules = registry.get("escalation-pierce")
+    rules = registry.games()["escalation-pierce"]
     option = next(o for o in rules.options if len(o.values) > 1)
     other = next(v for v in option.values if v != option.default)
     (record,) = Kgn.records(1, seed=321)
@@ -168,12 +171,12 @@ def test_variant_options_match_their_games_and_defaults(archive: Any) -> None:
 
 
 def _expected(game: Game, spec: Any) -> Any:
-    return registry.get(game.game).fact_values(game.facts).get(spec.name)
+    return registry.games()[game.game].fact_values(game.facts).get(spec.name)
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_every_fact_filter_finds_the_games_whose_facts_say_so(archive: Any, game_id: str) -> None:
-    rules = registry.get(game_id)
+    rules = registry.games()[game_id]
     games = [g for g in _visible() if g.game == game_id]
     assert rules.fact_specs, f"{game_id} has no searchable facts"
     for spec in rules.fact_specs:
@@ -210,7 +213,7 @@ def test_every_fact_filter_finds_the_games_whose_facts_say_so(archive: Any, game
 def test_facts_of_private_games_are_not_searchable_by_others(archive: Any) -> None:
     hidden = set(archive["private"].records.values_list("game_id", flat=True))
     assert Fact.objects.filter(game__in=hidden).exists()
-    spec = registry.get("escalation-pierce").fact_specs[0]
+    spec = registry.games()["escalation-pierce"].fact_specs[0]
     key = f"fact.{spec.name}" + (".min" if spec.kind == "count" else "")
     value = "0" if spec.kind == "count" else "yes"
     assert not hidden & _ids({"game": "escalation-pierce", key: value})
@@ -229,7 +232,7 @@ def test_every_sort_is_total_and_ordered(archive: Any, sort: str) -> None:
         assert scored == sorted(scored, reverse=sort == "score")
         assert all(g.best_score is None for g in games[len(scored) :])
     if sort.startswith("played"):
-        dates = [g.records.order_by("upload_id", "index").first().date for g in games]
+        dates = [g.records.order_by("upload_id", "index")[0].date for g in games]
         assert dates == sorted(dates, reverse=sort == "played")
 
 
@@ -239,7 +242,7 @@ def test_the_winning_score_follows_the_games_score_order(archive: Any) -> None:
         if not scores:
             assert game.best_score is None
             continue
-        low = registry.get(game.game).score_order == "low"
+        low = registry.games()[game.game].score_order == "low"
         assert game.best_score == (min(scores) if low else max(scores))
 
 

@@ -42,6 +42,7 @@ def test_seat_rates_count_positions_from_the_first_seat(pierce: list[Game]) -> N
     games: Counter[int] = Counter()
     wins: Counter[int] = Counter()
     for seat in Seat.objects.filter(game__in=pierce).select_related("game"):
+        assert seat.game.first is not None
         position = (seat.seat - seat.game.first) % 3
         games[position] += 1
         wins[position] += seat.won
@@ -59,7 +60,9 @@ def test_lengths_and_the_score_spread_cover_every_seat(pierce: list[Game]) -> No
     lengths = [g.num_actions for g in pierce]
     assert stats.shortest == min(lengths) and stats.longest == max(lengths)
     assert stats.average_actions == round(sum(lengths) / len(lengths), 1)
-    scores = [s.score for s in Seat.objects.filter(game__in=pierce)]
+    every = [s.score for s in Seat.objects.filter(game__in=pierce)]
+    scores = [s for s in every if s is not None]
+    assert len(scores) == len(every)  # every seat scored
     assert sum(b.seats for b in stats.scores) == len(scores)
     assert stats.scores[0].start <= min(scores) and stats.scores[-1].end >= max(scores)
     for bucket in stats.scores:
@@ -68,7 +71,10 @@ def test_lengths_and_the_score_spread_cover_every_seat(pierce: list[Game]) -> No
 
 
 def test_private_games_count_only_for_who_may_see_them(pierce: list[Game]) -> None:
-    owner = Game.objects.filter(public=False).first().records.first().upload.owner
+    hidden = Game.objects.filter(public=False).first()
+    record = hidden.records.first() if hidden is not None else None
+    assert record is not None
+    owner = record.upload.owner
     assert game_stats(user=owner, game="escalation-pierce", players=3).games == 12 + 5
 
 

@@ -14,7 +14,8 @@ from django.db import connection
 from django.db.models import Exists, OuterRef
 
 from records.models import Game, Record
-from search.selectors import _text_query, game_list
+from search.selectors import game_list
+from search.text import _text_query
 from tests.conftest import Kgn, make_upload, make_user
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]

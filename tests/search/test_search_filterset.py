@@ -1,0 +1,164 @@
+"""The one filter set (search/filters.py GameFilterSet): the /games/ page, the API's
+game lists and its schema all come from it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+from drf_spectacular.generators import SchemaGenerator
+
+from records.models import Fact, Game
+from replay import registry
+from search.filters import GameFilterSet
+from search.selectors import game_list
+from tests.conftest import Kgn, make_upload
+
+#: the API's endpoints that take every game filter
+GAME_LISTS = (
+    "/api/games/",
+    "/api/events/{id}/games/",
+    "/api/players/{id}/games/",
+    "/api/players/{id}/vs/{other}/games/",
+)
+
+
+@pytest.fixture
+def mixed(db: None) -> None:
+    for n, game in enumerate(registry.game_ids()):
+        text = Kgn.write(Kgn.records(3, seed=80 + n, game=game, event=f"Cup {n % 2}"))
+        make_upload(text=text, name=f"{game}.kgn")
+
+
+def _page_ids(query: str) -> tuple[int, list[int]]:
+    response = Client().get(f"/games/?{query}")
+    ids = [int(n) for n in re.findall(r'<td><a href="/games/(\d+)/">', response.content.decode())]
+    return response.status_code, ids
+
+
+def _api_ids(query: str) -> tuple[int, list[int]]:
+    response = Client().get(f"/api/games/?{query}&page_size=200")
+    if response.status_code != 200:
+        return response.status_code, []
+    return 200, [row["id"] for row in response.json()["results"]]
+
+
+def _a_count_fact(game: str) -> str:
+    return next(s.name for s in registry.games()[game].fact_specs if s.kind == "count")
+
+
+def test_the_page_and_the_api_find_the_same_games_in_the_same_order(mixed: None) -> None:
+    game = Game.objects.filter(game="escalation-pierce").first()
+    assert game is not None
+    fact = _a_count_fact("escalation-pierce")
+    queries = [
+        "",
+        "game=wild-escape&sort=longest",
+        "status=verified&sort=oldest",
+        f"player={game.players[0]}&sort=shortest",
+        "event=cup 1&actions_min=5&sort=played",
+        f"game=escalation-pierce&fact.{fact}.min=1&opt.special-lead=always",
+        "players=4&date_from=2000&sort=score",
+    ]
+    for query in queries:
+        page, api = _page_ids(query), _api_ids(query)
+        assert page == api, query
+        assert page[0] == 200 and page[1] == list(
+            game_list(
+                user=None, filters=dict(p.split("=") for p in query.split("&") if p)
+            ).values_list("pk", flat=True)
+        ), query
+    assert _page_ids("game=wild-escape")[1], "a game's search finds its games"
+
+
+def test_every_filter_is_in_the_schema_of_every_game_list() -> None:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    declared = set(GameFilterSet.base_filters)
+    assert {"q", "game", "player", "sort", "deal", "opt.special-lead"} <= declared
+    assert any(name.startswith("fact.") and name.endswith(".min") for name in declared)
+    for path in GAME_LISTS:
+        parameters = {p["name"]: p for p in schema["paths"][path]["get"]["parameters"]}
+        assert declared <= set(parameters), path
+        for name in declared:
+            if name.startswith("fact."):
+                assert "needs `game`" in parameters[name]["description"], name
+    games = {p["name"]: p for p in schema["paths"]["/api/games/"]["get"]["parameters"]}
+    assert games["sort"]["schema"]["enum"][0] == "newest"
+    assert games["actions_min"]["schema"] == {"type": "integer", "minimum": 0}
+    assert "pattern" in games["date_from"]["schema"]
+
+
+def test_the_page_form_is_the_filter_sets_form(mixed: None) -> None:
+    fixed = set(GameFilterSet.declared_filters)
+    assert set(GameFilterSet().form.fields) == fixed
+    # a search's form holds the fixed filters and the chosen game's options and facts
+    rules = registry.games()["escalation-pierce"]
+    pierce = GameFilterSet({"game": "escalation-pierce"}).form
+    own = {f"opt.{o.name}" for o in rules.options} | {
+        f"fact.{s.name}{b}" for s in rules.fact_specs for b in ("", ".min", ".max")
+    }
+    assert fixed < set(pierce.fields) <= fixed | own
+    assert set(pierce.fields) <= set(GameFilterSet.base_filters)
+    # another game's fact, given, joins the form to be refused by name
+    other = GameFilterSet({"game": "escalation-pierce", "fact.made": "yes"})
+    assert not other.is_valid() and set(other.errors) == {"fact.made"}
+    # a chosen game's facts take its labels and values (two games call a fact "trump")
+    tricks = GameFilterSet({"game": "escalative-tricks"}).form
+    wild = GameFilterSet({"game": "wild-escape"}).form
+    assert tricks.fields["fact.trump"].label == "Trump suit"
+    assert wild.fields["fact.trump"].label == "Trump rank"
+    assert [c for c, _ in tricks.fields["fact.trump"].choices] == ["", "C", "D", "H", "S"]
+    page = Client().get("/games/?game=escalative-tricks").content.decode()
+    assert "Trump suit" in page and "Trump rank" not in page
+
+
+@pytest.mark.parametrize("game", registry.game_ids())
+def test_an_option_or_fact_filter_of_each_game_works(mixed: None, game: str) -> None:
+    fact = _a_count_fact(game)
+    rows = Fact.objects.filter(game__game=game, game__public=True, name=fact, number__gte=1)
+    want = set(rows.values_list("game_id", flat=True))
+    query = f"game={game}&fact.{fact}.min=1"
+    assert set(_page_ids(query)[1]) == set(_api_ids(query)[1]) == want, query
+    every = Fact.objects.filter(game__game=game, game__public=True, name=fact)
+    query = f"game={game}&fact.{fact}.min=0"
+    assert set(_api_ids(query)[1]) == set(every.values_list("game_id", flat=True)) != set()
+    for option in registry.games()[game].options:
+        query = urlencode({"game": game, f"opt.{option.name}": option.default})
+        expected = Game.objects.filter(game=game, public=True)
+        found = expected.filter(**{f"variant__{option.name}": option.default})
+        assert set(_api_ids(query)[1]) == set(found.values_list("pk", flat=True)), query
+        assert set(_page_ids(query)[1]) == set(found.values_list("pk", flat=True)), query
+
+
+@pytest.mark.parametrize(
+    ("query", "name", "text"),
+    [
+        ("actions_min=lots", "actions_min", "Enter a whole number."),
+        ("date_to=someday", "date_to", "is not a date; write YYYY.MM.DD"),
+        ("status=lost", "status", "unknown status"),
+        ("fact.pile_takes.min=2", "fact.pile_takes.min", "pick a game"),
+        ("game=escalative-tricks&fact.trump=2", "fact.trump", "Select a valid choice"),
+        ("game=escalative-tricks&opt.special-lead=always", "opt.special-lead", "has no option"),
+        ("opt.nope=1", "opt.nope", "no game has an option"),
+        ("fact.bid=3", "fact.bid", "use fact.bid.min or fact.bid.max"),
+    ],
+)
+def test_a_bad_value_is_a_400_naming_the_parameter(
+    mixed: None, query: str, name: str, text: str
+) -> None:
+    response = Client().get(f"/api/games/?{query}")
+    assert response.status_code == 400
+    body: dict[str, Any] = response.json()
+    assert body["code"] == "invalid" and set(body["errors"]) == {name}
+    assert body["detail"].startswith(f"{name}: ") and text in body["detail"]
+    page = Client().get(f"/games/?{query}")
+    assert page.status_code == 400 and _page_ids(query)[1] == []
+    shown = page.content.decode().replace("&#x27;", "'")
+    assert text in shown, query
+    with pytest.raises(ValidationError) as refused:
+        game_list(user=None, filters=dict(p.split("=") for p in query.split("&")))
+    assert set(refused.value.message_dict) == {name}
