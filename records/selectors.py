@@ -358,7 +358,8 @@ def upload_progress(*, upload: Upload) -> dict[str, Any]:
     """How far verification has got: batches done of all, records with a verdict,
     the rate since the scan began (records/s) and the seconds left at that rate
     (None when not known yet).  Cost: one aggregate query over the upload's batches."""
-    batches = Batch.objects.filter(upload=upload).aggregate(
+    handed_out = Batch.objects.filter(upload=upload).exclude(status=BatchStatus.WAITING)
+    batches = handed_out.aggregate(
         total=Count("id"), done=Count("id", filter=Q(status=BatchStatus.DONE))
     )
     done = upload.records_verified + upload.records_rejected + upload.records_incomplete
