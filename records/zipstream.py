@@ -223,7 +223,7 @@ class ZipStream:
         return self._finish_member(self.crc)
 
     def _descriptor(self) -> bool:
-        size = 8 + (16 if self.zip64 else 8)
+        size = 4 + (16 if self.zip64 else 8)  # CRC-32, then both sizes
         if len(self.buf) < 4:
             return False
         skip = 4 if bytes(self.buf[:4]) == DESCRIPTOR else 0
