@@ -292,9 +292,7 @@ def ingest_sweep(*, now: datetime | None = None) -> Sweep:
     """
     now = now or timezone.now()
     stuck_before = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 30)
-    handed_out = Batch.objects.filter(upload_id=OuterRef("pk")).exclude(
-        status=BatchStatus.WAITING
-    )
+    handed_out = Batch.objects.filter(upload_id=OuterRef("pk")).exclude(status=BatchStatus.WAITING)
     stuck = (
         Upload.objects.filter(status=UploadStatus.PROCESSING, started_at__lt=stuck_before)
         .exclude(Exists(handed_out))
