@@ -13,8 +13,8 @@ Forward, with the old ``MEDIA_ROOT`` mounted (docs/operations.md, "Upgrading"):
    (``Upload.event_tag``);
 3. uploads of the last release that no scan had cut into batches yet (pending, or a
    scan that died) are taken in now from their stored original, as a new upload is;
-4. ``UploadPart.file`` is dropped (the files stay on disk; the operator may remove
-   ``uploads/*/*/parts/`` once the upgrade is done).
+4. records 0019 then drops ``UploadPart.file`` (the files stay on disk; the operator
+   may remove ``uploads/*/*/parts/`` once the upgrade is done).
 
 Backward, each part's batches are written again as one file (under the default
 storage) and ``UploadPart.file`` names it, so the last release's workers can read them.
@@ -29,8 +29,6 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import migrations, models
 from django.utils import timezone
-
-import records.models.uploads
 
 PENDING, PROCESSING = "pending", "processing"
 
@@ -121,39 +119,4 @@ class Migration(migrations.Migration):
             field=models.TextField(blank=True),
         ),
         migrations.RunPython(_bytes_into_rows, _rows_into_files, elidable=False),
-        # a default, so that going back adds the column to rows that exist
-        migrations.AlterField(
-            model_name="uploadpart",
-            name="file",
-            field=models.FileField(
-                default="", max_length=255, upload_to=records.models.uploads.part_path
-            ),
-        ),
-        migrations.RemoveField(
-            model_name="uploadpart",
-            name="file",
-        ),
-        migrations.AlterField(
-            model_name="batch",
-            name="status",
-            field=models.CharField(
-                choices=[
-                    ("waiting", "Waiting"),
-                    ("pending", "Pending"),
-                    ("claimed", "Claimed"),
-                    ("done", "Done"),
-                ],
-                default="pending",
-                max_length=10,
-            ),
-        ),
-        migrations.AlterField(
-            model_name="upload",
-            name="file",
-            field=models.FileField(
-                max_length=255,
-                storage=records.models.uploads.uploads_storage,
-                upload_to=records.models.uploads.upload_path,
-            ),
-        ),
     ]
