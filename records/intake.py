@@ -208,7 +208,7 @@ class Intake:
             )
             at = 0
             for whole in merged:
-                group = []
+                group: list[int] = []
                 while at < len(part.spans) and (not group or part.spans[at][1].end <= whole.end):
                     group.append(part.spans[at][0])
                     at += 1
@@ -259,11 +259,11 @@ def _join(batch_model: Any, ids: list[int]) -> None:
 # --- in the web process: the original stored and taken in, in one read -----------------
 
 
-class _OnePass(File):  # type: ignore[type-arg]
+class _OnePass(File):
     """The uploaded file as the storage reads it to store it: each chunk read is also
     fed to ``feed``.  Read once, front to back (no seeking but to where it is)."""
 
-    def __init__(self, source: File, feed: Callable[[bytes], None]) -> None:  # type: ignore[type-arg]
+    def __init__(self, source: File, feed: Callable[[bytes], None]) -> None:
         super().__init__(None, name=source.name)
         self.source, self.feed, self.at = source, feed, 0
 
@@ -283,14 +283,14 @@ class _OnePass(File):  # type: ignore[type-arg]
         return self.at
 
     @property
-    def size(self) -> int:  # type: ignore[override]
+    def size(self) -> int:
         return int(getattr(self.source, "size", 0) or 0)
 
     def close(self) -> None:
         pass
 
 
-def take_in(*, upload: Upload, file: File, limit: int, too_big: ValidationError) -> None:  # type: ignore[type-arg]
+def take_in(*, upload: Upload, file: File, limit: int, too_big: ValidationError) -> None:
     """Store ``file`` as ``upload``'s original (its row saved already, inside the
     caller's transaction) and take it in on the same read: hash, size, batches,
     notes, event tag, or the reason it cannot be verified.  Raises ValidationError for
@@ -328,7 +328,7 @@ def take_in(*, upload: Upload, file: File, limit: int, too_big: ValidationError)
     upload.save(update_fields=["file", "size", "sha256", "notes", "event_tag", "intake_error"])
 
 
-def _declared_size(file: File) -> int | None:  # type: ignore[type-arg]
+def _declared_size(file: File) -> int | None:
     try:
         return int(file.size)
     except (AttributeError, TypeError, OSError, ValueError):

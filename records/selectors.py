@@ -327,7 +327,7 @@ def upload_records(
     return records[:limit] if limit is not None else records
 
 
-def game_counts(*, user: Any) -> QuerySet[Game]:
+def game_counts(*, user: Any) -> QuerySet[Game, dict[str, Any]]:
     """Games per game id that ``user`` may see: rows of ``{"game", "n"}`` by game id."""
     return (
         Game.objects.visible_to(user)

@@ -47,7 +47,7 @@ def event_pick(
     names it from the first record's Event tag).  Raises ValidationError for an event
     that is not the owner's: nobody adds games to another's event."""
     if event_id is not None:
-        event = Event.objects.filter(pk=event_id, owner=owner).first()
+        event = Event.objects.filter(pk=event_id, owner_id=owner.pk).first()
         if event is None:
             raise ValidationError(
                 f"event {event_id} is not one of your events", code="not_your_event"
@@ -56,14 +56,14 @@ def event_pick(
     clean = " ".join((name or "").split())[:200]
     if not clean:
         return None
-    event, _ = Event.objects.get_or_create(owner=owner, name=clean)
+    event, _ = Event.objects.get_or_create(owner_id=owner.pk, name=clean)
     return event
 
 
 def upload_create(
     *,
     owner: AbstractBaseUser,
-    file: File,  # type: ignore[type-arg]
+    file: File,
     visibility: str = Visibility.PUBLIC,
     name: str | None = None,
     event: Event | None = None,
@@ -98,7 +98,7 @@ def upload_create(
     if event is not None and event.owner_id != owner.pk:
         raise ValidationError("that event is not yours", code="not_your_event")
     upload = Upload(
-        owner=owner,
+        owner_id=owner.pk,
         event=event,
         visibility=visibility,
         original_name=original,

@@ -44,7 +44,7 @@ SORTS: dict[str, tuple[str, tuple[Any, ...]]] = {
 PLAYER_MODES = {"together": "All of them, in the same game", "any": "Any of them"}
 DATE_RE = re.compile(r"^(\d{4})(?:[.-](\d{2}|\?\?))?(?:[.-](\d{2}|\?\?))?$")
 #: every option name of every game (an ``opt.`` filter must name one of them)
-ALL_OPTIONS = frozenset(o.name for g in registry.game_ids() for o in registry.get(g).options)
+ALL_OPTIONS = frozenset(o.name for rules in registry.games().values() for o in rules.options)
 #: parameters naming an option (``opt.<name>``) or a fact (``fact.<name>[.min|.max]``)
 OPTION_PREFIX = "opt."
 FACT_PREFIX = "fact."
@@ -157,9 +157,15 @@ def _ts_query(written: str) -> Any:
     its lexemes, normalised already, are not parsed again (``to_tsquery`` would)."""
     from django.contrib.postgres.search import SearchQuery
 
-    class Written(SearchQuery):  # type: ignore[misc]
+    class Written(SearchQuery):
         def as_sql(
-            self, compiler: Any, connection: Any, function: Any = None, template: Any = None
+            self,
+            compiler: Any,
+            connection: Any,
+            function: Any = None,
+            template: Any = None,
+            arg_joiner: Any = None,
+            **extra_context: Any,
         ) -> Any:
             return super().as_sql(compiler, connection, template="(%(expressions)s)::tsquery")
 
@@ -288,8 +294,8 @@ def game_list(*, user: Any, filters: Mapping[str, Any] | None = None) -> QuerySe
     per month of the range).
     """
     filters = filters or {}
-    qs = Game.objects.visible_to(user)
-    records = Record.objects.visible_to(user)
+    qs: QuerySet[Game] = Game.objects.visible_to(user)
+    records: QuerySet[Record] = Record.objects.visible_to(user)
     game = _text(filters, "game")
     if game:
         qs = qs.filter(game=game)

@@ -58,7 +58,7 @@ def test_the_fed_splitter_refuses_what_the_engines_refuses_with_its_words(
         assert str(fed.value) == str(engine.value)
 
 
-class _Counted(File):  # type: ignore[type-arg]
+class _Counted(File):
     """An uploaded file that counts the bytes read from it."""
 
     def __init__(self, data: bytes, name: str) -> None:
@@ -67,6 +67,7 @@ class _Counted(File):  # type: ignore[type-arg]
         self.size = len(data)
 
     def read(self, *args: Any) -> bytes:
+        assert self.file is not None
         data = self.file.read(*args)
         self.read_bytes += len(data)
         return bytes(data)
@@ -87,7 +88,7 @@ def _zip_streamed(members: dict[str, bytes]) -> bytes:
             return len(b)
 
     pipe = Pipe()
-    with zipfile.ZipFile(pipe, "w", zipfile.ZIP_DEFLATED) as archive:  # type: ignore[arg-type]
+    with zipfile.ZipFile(pipe, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in members.items():
             with archive.open(name, "w") as member:
                 member.write(data)

@@ -168,7 +168,8 @@ def test_the_last_releases_batches_move_into_the_database_and_still_verify(
         (mid, gz, unscanned), UploadStatus.DONE
     )
     assert [found[pk].records_verified for pk in (mid, gz, unscanned)] == [5, 3, 2]
-    assert found[unscanned].event is not None and found[unscanned].event.name == "Zip Cup"
+    zip_event = found[unscanned].event
+    assert zip_event is not None and zip_event.name == "Zip Cup"
 
     # an engine change later: every record of those uploads is judged again
     Record.objects.update(engine="0.4.0")

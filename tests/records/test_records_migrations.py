@@ -88,7 +88,7 @@ def test_the_first_editions_archive_migrates_without_loss(
     for name in RESHAPED:  # other columns then: every row there, compared after the way back
         assert then[name][0] == now[name][0], name
     with psycopg.connect(url) as conn:
-        labels = dict(
+        labels: dict[str, str] = dict(
             conn.execute(
                 "SELECT model, app_label FROM django_content_type WHERE model = ANY(%s)",
                 [[name.split("_", 1)[1] for name in MOVED]],
