@@ -26,9 +26,10 @@ def _mixed(kgn: Any) -> tuple[str, int]:
 
 def _download(client: Client, pk: int, fmt: str) -> tuple[int, str]:
     response = client.get(f"/uploads/{pk}/report.{fmt}")
+    if response.status_code != 200:
+        return response.status_code, ""
     streamed = cast(Iterator[bytes], cast(StreamingHttpResponse, response).streaming_content)
-    body = b"".join(streamed).decode() if response.status_code == 200 else ""
-    return response.status_code, body
+    return response.status_code, b"".join(streamed).decode()
 
 
 def test_the_json_and_csv_reports_give_each_rejected_record_its_place_and_reason(
