@@ -2,20 +2,23 @@
 
 The flow (docs/architecture.md, "Ingest"):
 
+0. The upload's single pass (records/intake.py, where the upload arrives) already cut
+   it into :class:`~records.models.Batch` rows of whole records, each holding its
+   bytes (``Batch.data``), waiting for the scan.
 1. ``upload_scan`` claims a pending upload (pending -> processing, a conditional
-   UPDATE), streams its stored file once and cuts it into batches of whole records
-   (``replay.kgn.split``), stored as :class:`~records.models.Batch` rows with the
-   number of records found; each batch is then sent to the workers.
-2. ``batch_verify`` claims one batch with a lease (a token and an expiry), reads only
-   its byte range, verifies its records and, in one transaction that first checks the
+   UPDATE) and, in the same transaction, names its event and hands its batches out
+   (waiting -> pending) with the number of records found; each batch is then sent to
+   the workers.  Nothing is read but rows.
+2. ``batch_verify`` claims one batch with a lease (a token and an expiry), reads its
+   bytes from its row (no file, no shared folder), verifies its records and, in one transaction that first checks the
    lease is still its own, replaces the batch's verdicts, marks it done and adds its
    counts to the upload.  The last batch marks the upload done.  A record's index is
    unique per upload, so each record ends with exactly one stored verdict.
 3. ``ingest_sweep`` (celery beat) hands back forgotten work: an upload left pending, a
    scan that died, a batch left pending, a batch whose worker died (expired lease).
 
-Cost: one streaming pass over the file to scan; per batch, one replay per record and
-a handful of bulk queries.  Memory: one batch of records.
+Cost: a few statements to scan; per batch, one replay per record and a handful of
+bulk queries.  Memory: one batch of records.
 """
 
 from __future__ import annotations
