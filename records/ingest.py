@@ -10,10 +10,11 @@ The flow (docs/architecture.md, "Ingest"):
    (waiting -> pending) with the number of records found; each batch is then sent to
    the workers.  Nothing is read but rows.
 2. ``batch_verify`` claims one batch with a lease (a token and an expiry), reads its
-   bytes from its row (no file, no shared folder), verifies its records and, in one transaction that first checks the
-   lease is still its own, replaces the batch's verdicts, marks it done and adds its
-   counts to the upload.  The last batch marks the upload done.  A record's index is
-   unique per upload, so each record ends with exactly one stored verdict.
+   bytes from its row (no file, no shared folder), verifies its records and, in one
+   transaction that first checks the lease is still its own, replaces the batch's
+   verdicts, marks it done and adds its counts to the upload.  The last batch marks the
+   upload done.  A record's index is unique per upload, so each record ends with
+   exactly one stored verdict.
 3. ``ingest_sweep`` (celery beat) hands back forgotten work: an upload left pending, a
    scan that died, a batch left pending, a batch whose worker died (expired lease).
 
