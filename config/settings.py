@@ -191,7 +191,7 @@ KIBITZ_UPLOADS_STORAGE = env_str(
     "KIBITZ_UPLOADS_STORAGE", "django.core.files.storage.FileSystemStorage"
 )
 _UPLOADS_OPTIONS: dict[str, Any] = {}
-if KIBITZ_UPLOADS_STORAGE != "django.core.files.storage.FileSystemStorage":
+if KIBITZ_UPLOADS_STORAGE.startswith("storages.backends.s3"):  # django-storages' S3
     _UPLOADS_OPTIONS = {
         "bucket_name": env_str("KIBITZ_UPLOADS_BUCKET", ""),
         "location": env_str("KIBITZ_UPLOADS_PREFIX", ""),
