@@ -282,6 +282,13 @@ class _OnePass(File):
     def tell(self) -> int:
         return self.at
 
+    def seekable(self) -> bool:
+        return False
+
+    @property
+    def closed(self) -> bool:
+        return False
+
     @property
     def size(self) -> int:
         return int(getattr(self.source, "size", 0) or 0)

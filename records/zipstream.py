@@ -152,7 +152,10 @@ class ZipStream:
         self.left = csize
         self.known = 0 if self.sizes_later else csize
         self.consumed = 0
-        self.inflate = zlib.decompressobj(-15) if method == 8 else None
+        # a member nobody reads is passed over by its size, never inflated (unless only
+        # the end of its deflate stream says where it ends)
+        inflate = method == 8 and (self.sink is not None or self.sizes_later)
+        self.inflate = zlib.decompressobj(-15) if inflate else None
         self.got_crc = 0
         self.state = "data"
         return True
