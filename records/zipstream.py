@@ -6,7 +6,8 @@ before each member instead: the caller pushes chunks (:meth:`ZipStream.feed`) an
 member, ``open_member(name)`` says where its unpacked bytes go (a :class:`Sink`, or
 None to pass over it).  Members are stored or deflated (what zip tools write for
 text); their CRC-32 is checked.  A member written with a data descriptor (its sizes
-after its data) is read to the end of its deflate stream.
+after its data) is read to the end of its deflate stream or, stored, up to the first
+descriptor whose CRC-32 and size match the bytes before it.
 
 The central directory, at the end, is read too: it must list the members read, in
 order, and it alone says which members are links (:attr:`ZipStream.entries`), so the
@@ -73,7 +74,7 @@ class ZipStream:
         self.zip64 = False
         self.sizes_later = False
         self.inflate: zlib._Decompress | None = None
-        self.got_crc = 0
+        self.got_crc = self.run_crc = 0
         self.known = self.consumed = 0  # the member's compressed size, and bytes read
 
     def packed(self) -> int:
@@ -147,8 +148,6 @@ class ZipStream:
         self.sink = self.open_member(name)
         if method not in (0, 8) and (self.sink is not None or self.sizes_later):
             raise ZipError(f"{name}: cannot be read (compression method {method} is not supported)")
-        if method == 0 and self.sizes_later:
-            raise ZipError(f"{name}: cannot be read (a stored member without its size)")
         self.left = csize
         self.known = 0 if self.sizes_later else csize
         self.consumed = 0
@@ -156,7 +155,7 @@ class ZipStream:
         # the end of its deflate stream says where it ends)
         inflate = method == 8 and (self.sink is not None or self.sizes_later)
         self.inflate = zlib.decompressobj(-15) if inflate else None
-        self.got_crc = 0
+        self.got_crc = self.run_crc = 0
         self.state = "data"
         return True
 
@@ -184,6 +183,8 @@ class ZipStream:
     def _data(self) -> bool:
         if not self.buf and (self.sizes_later or self.left):
             return False  # wait for more
+        if self.inflate is None and self.sizes_later:
+            return self._stored_until_descriptor()
         if self.inflate is None:  # stored: exactly ``left`` bytes
             take = min(self.left, len(self.buf))
             self.consumed += take
@@ -217,6 +218,33 @@ class ZipStream:
         if not self.sizes_later and not self.left:
             raise ZipError(f"{self.member}: the compressed data is damaged (it ends early)")
         return take > 0
+
+    def _stored_until_descriptor(self) -> bool:
+        """A stored member whose size follows it: its data runs up to the first data
+        descriptor whose CRC-32 and size match what came before it."""
+        buf = self.buf
+        at = buf.find(DESCRIPTOR)
+        if at < 0:  # all data, but for what may be the start of a signature
+            keep = min(len(buf), len(DESCRIPTOR) - 1)
+            self._stored_out(len(buf) - keep)
+            return False
+        if len(buf) < at + 12:
+            self._stored_out(at)
+            return False
+        crc, size = struct.unpack("<II", buf[at + 4 : at + 12])
+        if size == self.consumed + at and zlib.crc32(buf[:at], self.run_crc) == crc:
+            self._stored_out(at)
+            self.crc = crc
+            return self._member_end()
+        self._stored_out(at + len(DESCRIPTOR))  # data that looks like a signature
+        return True
+
+    def _stored_out(self, n: int) -> None:
+        data = bytes(self.buf[:n])
+        del self.buf[:n]
+        self.consumed += n
+        self.run_crc = zlib.crc32(data, self.run_crc)
+        self._out(data)
 
     def _member_end(self) -> bool:
         self.inflate = None

@@ -73,7 +73,7 @@ class _Counted(File):
         return bytes(data)
 
 
-def _zip_streamed(members: dict[str, bytes]) -> bytes:
+def _zip_streamed(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes:
     """A zip written to a pipe (no seeking): sizes after each member's data."""
 
     class Pipe(io.RawIOBase):
@@ -88,14 +88,14 @@ def _zip_streamed(members: dict[str, bytes]) -> bytes:
             return len(b)
 
     pipe = Pipe()
-    with zipfile.ZipFile(pipe, "w", zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(pipe, "w", method) as archive:
         for name, data in members.items():
             with archive.open(name, "w") as member:
                 member.write(data)
     return bytes(pipe.out)
 
 
-@pytest.mark.parametrize("kind", ["kgn", "gz", "zip", "streamed zip"])
+@pytest.mark.parametrize("kind", ["kgn", "gz", "zip", "streamed zip", "streamed stored zip"])
 def test_an_upload_is_read_once_and_its_batches_hold_its_bytes(
     user_factory: Any, kgn: Any, settings: Any, kind: str
 ) -> None:
@@ -107,6 +107,7 @@ def test_an_upload_is_read_once_and_its_batches_hold_its_bytes(
         "gz": (gzip.compress(first.encode()), "a.kgn.gz"),
         "zip": (_zip(files), "cup.zip"),
         "streamed zip": (_zip_streamed(files), "cup.zip"),
+        "streamed stored zip": (_zip_streamed(files, zipfile.ZIP_STORED), "cup.zip"),
     }[kind]
     source = _Counted(data, name)
     upload = upload_create(owner=user_factory(), file=source, enqueue=False)
@@ -150,3 +151,16 @@ def test_a_damaged_zip_fails_with_the_reason_and_keeps_no_batch(
     assert upload.status == UploadStatus.FAILED and reason in upload.error, upload.error
     assert not Batch.objects.filter(upload=upload).exists()
     assert not Upload.objects.filter(pk=upload.pk, intake_error="").exists()
+
+
+def test_a_stored_member_of_a_streamed_zip_ends_at_its_own_descriptor(
+    upload_factory: Any, kgn: Any
+) -> None:
+    """A descriptor's signature inside the data (a KGN comment that quotes one) is data
+    unless the CRC-32 and size after it match."""
+    text = kgn.valid(2, seed=7).encode() + b"{ PK\x07\x08 is not the end }\n"
+    data = _zip_streamed({"a.kgn": text, "b.txt": b"PK\x07\x08" * 5}, zipfile.ZIP_STORED)
+    upload = upload_factory(text=data, name="cup.zip")
+    assert upload.status == UploadStatus.DONE, upload.error
+    kept = b"".join(bytes(b.data) for b in Batch.objects.filter(upload=upload).order_by("number"))
+    assert kept == text and upload.records_verified == 2 and "b.txt" in upload.notes
