@@ -4,8 +4,8 @@ Python's :mod:`zipfile` starts from the central directory at the end of the file
 needs the whole file on a disk.  :class:`ZipStream` reads the local header that stands
 before each member instead: the caller pushes chunks (:meth:`ZipStream.feed`) and, per
 member, ``open_member(name)`` says where its unpacked bytes go (a :class:`Sink`, or
-None to pass over it).  Members are stored or deflated (what zip tools write for
-text); their CRC-32 is checked.  A member written with a data descriptor (its sizes
+None to pass over it).  Members are stored, deflated (what zip tools write for
+text), bzip2 or LZMA; their CRC-32 is checked.  A member written with a data descriptor (its sizes
 after its data) is read to the end of its deflate stream or, stored, up to the first
 descriptor whose CRC-32 and size match the bytes before it.
 
@@ -18,9 +18,12 @@ Errors are :class:`ZipError` with a message for the uploader.  Memory: one chunk
 
 from __future__ import annotations
 
+import bz2
+import lzma
 import stat
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -29,6 +32,68 @@ CENTRAL = b"PK\x01\x02"
 ENDS = (b"PK\x05\x06", b"PK\x06\x06", b"PK\x06\x07", b"PK\x05\x05")
 DESCRIPTOR = b"PK\x07\x08"
 CHUNK = 1024 * 1024
+
+
+class Decoder(Protocol):
+    """What unpacks a member's data (zlib's decompress objects' interface)."""
+
+    @property
+    def eof(self) -> bool: ...
+
+    @property
+    def unused_data(self) -> bytes: ...
+
+    @property
+    def unconsumed_tail(self) -> bytes: ...
+
+    def decompress(self, data: bytes, max_length: int = ..., /) -> bytes: ...
+
+
+class _Other:
+    """bzip2 (method 12) or LZMA (14) behind zlib's interface: what they do not take at
+    once they keep (``unconsumed_tail`` stays empty; an empty call drains them).  An
+    LZMA member starts with 4 bytes (version, size of the properties), then those."""
+
+    unconsumed_tail = b""
+
+    def __init__(self, method: int) -> None:
+        self.head = b""
+        self.inner: bz2.BZ2Decompressor | lzma.LZMADecompressor | None = None
+        if method == BZIP2:
+            self.inner = bz2.BZ2Decompressor()
+
+    def decompress(self, data: bytes, max_length: int = -1, /) -> bytes:
+        if self.inner is None:
+            self.head += data
+            if len(self.head) < 4 or len(self.head) < 4 + self._props_size():
+                return b""
+            size = self._props_size()
+            props, data = self.head[4 : 4 + size], self.head[4 + size :]
+            decode = lzma._decode_filter_properties  # type: ignore[attr-defined]
+            self.inner = lzma.LZMADecompressor(
+                lzma.FORMAT_RAW, filters=[decode(lzma.FILTER_LZMA1, props)]
+            )
+        return self.inner.decompress(data, max_length)
+
+    def _props_size(self) -> int:
+        return int(struct.unpack("<H", self.head[2:4])[0])
+
+    @property
+    def eof(self) -> bool:
+        return self.inner is not None and self.inner.eof
+
+    @property
+    def unused_data(self) -> bytes:
+        return self.inner.unused_data if self.inner is not None else b""
+
+
+BZIP2, LZMA = 12, 14
+#: what unpacks each compression method read (0, stored, needs nothing)
+DECODERS: dict[int, Callable[[], Decoder]] = {
+    8: lambda: zlib.decompressobj(-15),
+    BZIP2: lambda: _Other(BZIP2),
+    LZMA: lambda: _Other(LZMA),
+}
 
 
 class ZipError(Exception):
@@ -73,7 +138,7 @@ class ZipStream:
         self.method = self.flags = self.crc = self.left = 0
         self.zip64 = False
         self.sizes_later = False
-        self.inflate: zlib._Decompress | None = None
+        self.inflate: Decoder | None = None
         self.got_crc = self.run_crc = 0
         self.known = self.consumed = 0  # the member's compressed size, and bytes read
 
@@ -146,15 +211,15 @@ class ZipStream:
         self.sizes_later = bool(flags & 0x8)
         self.names.append(name)
         self.sink = self.open_member(name)
-        if method not in (0, 8) and (self.sink is not None or self.sizes_later):
+        if method not in (0, *DECODERS) and (self.sink is not None or self.sizes_later):
             raise ZipError(f"{name}: cannot be read (compression method {method} is not supported)")
         self.left = csize
         self.known = 0 if self.sizes_later else csize
         self.consumed = 0
         # a member nobody reads is passed over by its size, never inflated (unless only
         # the end of its deflate stream says where it ends)
-        inflate = method == 8 and (self.sink is not None or self.sizes_later)
-        self.inflate = zlib.decompressobj(-15) if inflate else None
+        inflate = method in DECODERS and (self.sink is not None or self.sizes_later)
+        self.inflate = DECODERS[method]() if inflate else None
         self.got_crc = self.run_crc = 0
         self.state = "data"
         return True
@@ -207,7 +272,7 @@ class ZipStream:
                 data = self.inflate.unconsumed_tail
                 if self.inflate.eof or (not data and len(out) < CHUNK):
                     break
-        except zlib.error as exc:
+        except (zlib.error, OSError, EOFError, lzma.LZMAError) as exc:
             raise ZipError(f"{self.member}: the compressed data is damaged ({exc})") from None
         if self.inflate.eof:
             if not self.sizes_later and self.left:
@@ -216,6 +281,8 @@ class ZipStream:
                 self.buf[:0] = self.inflate.unused_data  # the descriptor and what follows
             return self._member_end()
         if not self.sizes_later and not self.left:
+            if self.method == LZMA:  # its end marker is optional: the size says where it ends
+                return self._member_end()
             raise ZipError(f"{self.member}: the compressed data is damaged (it ends early)")
         return take > 0
 

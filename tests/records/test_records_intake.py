@@ -95,7 +95,10 @@ def _zip_streamed(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED)
     return bytes(pipe.out)
 
 
-@pytest.mark.parametrize("kind", ["kgn", "gz", "zip", "streamed zip", "streamed stored zip"])
+KINDS = ["kgn", "gz", "zip", "streamed zip", "streamed stored zip", "bzip2 zip", "lzma zip"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_an_upload_is_read_once_and_its_batches_hold_its_bytes(
     user_factory: Any, kgn: Any, settings: Any, kind: str
 ) -> None:
@@ -108,6 +111,8 @@ def test_an_upload_is_read_once_and_its_batches_hold_its_bytes(
         "zip": (_zip(files), "cup.zip"),
         "streamed zip": (_zip_streamed(files), "cup.zip"),
         "streamed stored zip": (_zip_streamed(files, zipfile.ZIP_STORED), "cup.zip"),
+        "bzip2 zip": (_zip(files, zipfile.ZIP_BZIP2), "cup.zip"),
+        "lzma zip": (_zip(files, zipfile.ZIP_LZMA), "cup.zip"),
     }[kind]
     source = _Counted(data, name)
     upload = upload_create(owner=user_factory(), file=source, enqueue=False)
@@ -126,9 +131,9 @@ def test_an_upload_is_read_once_and_its_batches_hold_its_bytes(
     assert upload.records_verified == (5 if len(texts) == 1 else 8)
 
 
-def _zip(members: dict[str, bytes]) -> bytes:
+def _zip(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes:
     out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(out, "w", method) as archive:
         for name, data in members.items():
             archive.writestr(name, data)
     return out.getvalue()
