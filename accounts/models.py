@@ -61,7 +61,7 @@ class ApiToken(models.Model):
         shows once and then forgets."""
         token = TOKEN_PREFIX + secrets.token_urlsafe(24)
         row = cls.objects.create(
-            owner=owner, name=name, prefix=token[:PREFIX_LENGTH], digest=token_digest(token)
+            owner_id=owner.pk, name=name, prefix=token[:PREFIX_LENGTH], digest=token_digest(token)
         )
         return row, token
 

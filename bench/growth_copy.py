@@ -51,6 +51,8 @@ class Copier:
             "event_id",
             "error",
             "notes",
+            "event_tag",
+            "intake_error",
             "created_at",
             "started_at",
             "finished_at",

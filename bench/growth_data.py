@@ -426,6 +426,8 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
                         eid,
                         "",
                         "",
+                        name[:200],  # the first record's Event tag
+                        "",
                         uploaded.isoformat(),
                         uploaded.isoformat(),
                         (uploaded + timedelta(seconds=chunk // 100 + 1)).isoformat(),

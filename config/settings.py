@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
@@ -183,10 +184,27 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # collectstatic fills it; WhiteN
 STATICFILES_DIRS = [STATIC_DIR]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = env_path("MEDIA_ROOT", VAR_DIR / "media", base=BASE_DIR)
+#: where uploaded originals are kept (docs/settings.md, "Uploads storage"): the web
+#: process writes them and nothing reads them back to verify (batches carry their bytes
+#: in PostgreSQL), so workers need no shared folder.  Several machines: S3 through
+#: django-storages (KIBITZ_UPLOADS_STORAGE=storages.backends.s3.S3Storage).
+KIBITZ_UPLOADS_STORAGE = env_str(
+    "KIBITZ_UPLOADS_STORAGE", "django.core.files.storage.FileSystemStorage"
+)
+_UPLOADS_OPTIONS: dict[str, Any] = {}
+if KIBITZ_UPLOADS_STORAGE.startswith("storages.backends.s3"):  # django-storages' S3
+    _UPLOADS_OPTIONS = {
+        "bucket_name": env_str("KIBITZ_UPLOADS_BUCKET", ""),
+        "location": env_str("KIBITZ_UPLOADS_PREFIX", ""),
+        "endpoint_url": env_str("KIBITZ_UPLOADS_ENDPOINT", "") or None,
+        "default_acl": "private",
+        "querystring_auth": True,
+    }
 STORAGES = {
-    # Uploaded KGN files: web writes them, workers read them (a shared volume in
-    # docker-compose).  Never served directly: records are shown through the archive.
+    # Files kept under MEDIA_ROOT (never served directly: records are shown through the
+    # archive).  Uploaded originals go to "uploads".
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "uploads": {"BACKEND": KIBITZ_UPLOADS_STORAGE, "OPTIONS": _UPLOADS_OPTIONS},
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

@@ -2,20 +2,24 @@
 
 The flow (docs/architecture.md, "Ingest"):
 
+0. The upload's single pass (records/intake.py, where the upload arrives) already cut
+   it into :class:`~records.models.Batch` rows of whole records, each holding its
+   bytes (``Batch.data``), waiting for the scan.
 1. ``upload_scan`` claims a pending upload (pending -> processing, a conditional
-   UPDATE), streams its stored file once and cuts it into batches of whole records
-   (``replay.kgn.split``), stored as :class:`~records.models.Batch` rows with the
-   number of records found; each batch is then sent to the workers.
-2. ``batch_verify`` claims one batch with a lease (a token and an expiry), reads only
-   its byte range, verifies its records and, in one transaction that first checks the
-   lease is still its own, replaces the batch's verdicts, marks it done and adds its
-   counts to the upload.  The last batch marks the upload done.  A record's index is
-   unique per upload, so each record ends with exactly one stored verdict.
+   UPDATE) and, in the same transaction, names its event and hands its batches out
+   (waiting -> pending) with the number of records found; each batch is then sent to
+   the workers.  Nothing is read but rows.
+2. ``batch_verify`` claims one batch with a lease (a token and an expiry), reads its
+   bytes from its row (no file, no shared folder), verifies its records and, in one
+   transaction that first checks the lease is still its own, replaces the batch's
+   verdicts, marks it done and adds its counts to the upload.  The last batch marks the
+   upload done.  A record's index is unique per upload, so each record ends with
+   exactly one stored verdict.
 3. ``ingest_sweep`` (celery beat) hands back forgotten work: an upload left pending, a
    scan that died, a batch left pending, a batch whose worker died (expired lease).
 
-Cost: one streaming pass over the file to scan; per batch, one replay per record and
-a handful of bulk queries.  Memory: one batch of records.
+Cost: a few statements to scan; per batch, one replay per record and a handful of
+bulk queries.  Memory: one batch of records.
 """
 
 from __future__ import annotations
@@ -28,25 +32,14 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
 from lib.pg_analyze import analyze_grown
-from records.models import (
-    Batch,
-    BatchStatus,
-    Event,
-    GameStatus,
-    Record,
-    Upload,
-    UploadPart,
-    UploadStatus,
-)
+from records.models import Batch, BatchStatus, Event, GameStatus, Record, Upload, UploadStatus
 from records.storage import VerdictRow, games_refresh, mark_duplicates, store_rows, verdict_row
-from records.unpack import UnpackError, unpack
 from replay import memo
-from replay.kgn.reader import decode, read_records
-from replay.kgn.split import LimitError, Limits, Span, lines_of, merge_spans, split
+from replay.kgn.split import Span
 from replay.pipeline import (
     check_bytes,
 )
@@ -65,110 +58,64 @@ class LeaseLost(Exception):
 
 
 def upload_scan(*, upload_id: int) -> list[int]:
-    """Claim a pending upload and cut its file into batches; return the ids of the
-    batches to send to the workers (none when the upload was not pending: another
-    worker has it, or it is done).  Batches and the number of records found are
-    written in one transaction, so a scan that dies leaves the upload processing
-    without batches, which the sweep puts back to pending."""
+    """Claim a pending upload and hand out its batches: return the ids of the batches to
+    send to the workers (none when the upload was not pending: another worker has it,
+    or it is done).  The batches were cut, with their bytes, as the upload was taken in
+    (records/intake.py): nothing is read here but rows.  The claim, the records of an
+    earlier attempt removed, the batches made pending again and the event named are one
+    transaction, so a scan that dies leaves the upload pending for the sweep."""
     now = timezone.now()
-    claimed = Upload.objects.filter(pk=upload_id, status=UploadStatus.PENDING).update(
-        status=UploadStatus.PROCESSING, started_at=now, finished_at=None, error=""
-    )
-    if not claimed:
-        logger.info("upload %s: not pending (missing, taken or done); nothing to do", upload_id)
-        return []
-    upload = Upload.objects.get(pk=upload_id)
-    try:
-        unpacked = unpack(upload)
-    except UnpackError as exc:
-        _fail(upload_id, str(exc))
-        return []
-    batches: list[Batch] = []
-    offset = 0
-    for part in unpacked.parts:
-        part.index_offset = offset
-        limits = file_limits()
-        try:
-            with part.file.open("rb") as fh:
-                spans = list(split(lines_of(fh, limits), settings.KIBITZ_BATCH_SIZE, limits))
-        except LimitError as exc:
-            _fail(upload_id, f"{part.name}: {exc}")
-            return []
-        # a large file's batches grow (fewer statements and tasks per record), while
-        # enough of them stay for every worker to share the file
-        spans = merge_spans(spans, settings.KIBITZ_BATCH_MAX_SIZE, settings.KIBITZ_BATCH_SPREAD)
-        for span in spans:
-            batches.append(
-                Batch(
-                    upload=upload,
-                    part=part,
-                    number=len(batches) + 1,
-                    first_index=offset + span.first_index,
-                    count=span.count,
-                    byte_start=span.start,
-                    byte_end=span.end,
-                    first_line=span.first_line,
-                    last=span is spans[-1],
-                    created_at=now,
-                )
-            )
-        part.records = sum(span.count for span in spans)
-        offset += part.records
-    notes = ""
-    if unpacked.skipped:
-        shown = ", ".join(unpacked.skipped[:10]) + (" …" if len(unpacked.skipped) > 10 else "")
-        notes = f"skipped {len(unpacked.skipped)} file(s) that are not .kgn or .kgn.gz: {shown}"
-    event_id = upload.event_id or _event_from_first_record(upload, unpacked.parts, batches)
     with transaction.atomic():
-        held = list(Record.objects.filter(upload=upload).values_list("game_id", flat=True))
-        Record.objects.filter(upload=upload).delete()  # an upload is verified afresh
-        games_refresh(game_ids=held)
-        Batch.objects.filter(upload=upload).delete()
-        UploadPart.objects.filter(upload=upload).delete()
-        UploadPart.objects.bulk_create(unpacked.parts)  # batches take their ids from here
-        Batch.objects.bulk_create(batches)
-        Upload.objects.filter(pk=upload.pk).update(
-            records_found=offset,
-            records_verified=0,
-            records_rejected=0,
-            records_incomplete=0,
-            records_duplicate=0,
-            notes=notes[:2000],
-            event_id=event_id,
+        claimed = Upload.objects.filter(pk=upload_id, status=UploadStatus.PENDING).update(
+            status=UploadStatus.PROCESSING, started_at=now, finished_at=None, error=""
         )
+        if not claimed:
+            logger.info("upload %s: not pending (missing, taken or done); nothing to do", upload_id)
+            return []
+        upload = Upload.objects.get(pk=upload_id)
+        batches = Batch.objects.filter(upload=upload)
+        found = batches.aggregate(n=Sum("count"))["n"]
+        reason = upload.intake_error or ("" if found is not None else NOT_TAKEN_IN)
+        if not reason:
+            event_id = upload.event_id or _event_named(upload)
+            held = list(Record.objects.filter(upload=upload).values_list("game_id", flat=True))
+            Record.objects.filter(upload=upload).delete()  # an upload is verified afresh
+            games_refresh(game_ids=held)
+            batches.update(
+                status=BatchStatus.PENDING,
+                token="",
+                leased_until=None,
+                attempts=0,
+                worker="",
+                created_at=now,
+                finished_at=None,
+            )
+            Upload.objects.filter(pk=upload.pk).update(
+                records_found=found,
+                records_verified=0,
+                records_rejected=0,
+                records_incomplete=0,
+                records_duplicate=0,
+                event_id=event_id,
+            )
+    if reason:
+        _fail(upload_id, reason)
+        return []
     ids = Batch.objects.filter(upload=upload).order_by("number").values_list("id", flat=True)
     return list(ids)
 
 
-def _event_from_first_record(
-    upload: Upload, parts: Sequence[UploadPart], batches: Sequence[Batch]
-) -> int:
+#: why an upload without batches (taken in by no pass) cannot be verified
+NOT_TAKEN_IN = "the upload's bytes were never taken in: upload the file again"
+
+
+def _event_named(upload: Upload) -> int:
     """The event of an upload that was given none: its owner's event named by the first
-    record's Event tag, else by the file's name (created if the owner has none yet)."""
-    name = ""
-    if batches:
-        first = batches[0]
-        with first.part.file.open("rb") as fh:
-            fh.seek(first.byte_start)
-            head = fh.read(min(first.byte_end - first.byte_start, 64 * 1024))
-        try:
-            raw = next(iter(read_records(decode(head))), None)
-        except Exception:  # a record that does not read names no event
-            raw = None
-        name = " ".join((raw.tag_value("Event") or "").split()) if raw is not None else ""
-    if not name:
-        name = upload.original_name.split(".")[0] or "Uploads"
+    record's Event tag (read as the upload was taken in), else by the file's name
+    (created if the owner has none yet)."""
+    name = upload.event_tag or upload.original_name.split(".")[0] or "Uploads"
     event, _ = Event.objects.get_or_create(owner_id=upload.owner_id, name=name[:200])
     return event.pk
-
-
-def file_limits() -> Limits:
-    """The settings' limits on one KGN file (docs/settings.md)."""
-    return Limits(
-        records=settings.KIBITZ_UPLOAD_MAX_RECORDS,
-        record_bytes=settings.KIBITZ_RECORD_MAX_BYTES,
-        line_bytes=settings.KIBITZ_LINE_MAX_BYTES,
-    )
 
 
 # --- one batch -----------------------------------------------------------------------
@@ -239,11 +186,9 @@ def _fail(upload_id: int, reason: str) -> None:
 
 
 def _verify_rows(batch: Batch) -> list[VerdictRow]:
-    """Read the batch's bytes (only those) and judge its records."""
+    """Judge the batch's records, from its bytes in its row."""
     part = batch.part
-    with part.file.open("rb") as fh:
-        fh.seek(batch.byte_start)
-        data = fh.read(batch.byte_end - batch.byte_start)
+    data = bytes(batch.data)
     at = Span(batch.first_index, batch.count, batch.byte_start, batch.byte_end, batch.first_line)
     now = timezone.now()
     # The engine's caches (replay.memo) are meant for one file: kept across batches, a
@@ -344,16 +289,19 @@ def ingest_sweep(*, now: datetime | None = None) -> Sweep:
     """Work to send (again) to the workers.
 
     - Uploads pending for longer than a minute (their message was lost), and uploads
-      whose scan died (processing without batches, started longer ago than the task
-      time limit), put back to pending first so that the claim works again.
+      whose scan died (processing without a batch handed out, started longer ago than
+      the task time limit), put back to pending first so that the claim works again.
     - Batches pending for longer than a minute, and batches whose lease expired (their
       worker died), put back to pending first with a conditional UPDATE.
     """
     now = now or timezone.now()
     stuck_before = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 30)
-    stuck = Upload.objects.filter(
-        status=UploadStatus.PROCESSING, started_at__lt=stuck_before, batches__isnull=True
-    ).values_list("id", flat=True)
+    handed_out = Batch.objects.filter(upload_id=OuterRef("pk")).exclude(status=BatchStatus.WAITING)
+    stuck = (
+        Upload.objects.filter(status=UploadStatus.PROCESSING, started_at__lt=stuck_before)
+        .exclude(Exists(handed_out))
+        .values_list("id", flat=True)
+    )
     released = [
         pk
         for pk in stuck

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -94,5 +95,5 @@ def account_delete(*, user: Any, keep_public: bool = True) -> AccountDeleted:
         user.delete()  # tokens, quota, events without kept uploads
         for storage, name in files:
             if name:
-                transaction.on_commit(lambda s=storage, n=name: s.delete(n))
+                transaction.on_commit(partial(storage.delete, name))
     return AccountDeleted(len(gone), len(kept), placeholder)

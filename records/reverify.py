@@ -79,7 +79,7 @@ def reverify_start(
 
 def _recheck(record: Record) -> Any:
     """The record judged again from its stored text, as the ingest would store it."""
-    (checked,) = list(check_text(record.source))[:1] or [None]
+    checked = next(iter(check_text(record.source)), None)
     if checked is None:
         return None
     at = Span(record.index, 1, 0, 0, record.first_line)

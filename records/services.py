@@ -7,12 +7,10 @@ Celery tasks call these and nothing else.
 from __future__ import annotations
 
 import glob
-import hashlib
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -21,10 +19,10 @@ from django.core.files import File
 from django.db import transaction
 
 from lib.celery_send import send_on_commit, task_name
-from records.ingest import file_limits, upload_sweep, upload_verify
+from records.ingest import upload_sweep, upload_verify
+from records.intake import take_in
 from records.models import Event, Upload, UploadStatus, Visibility
-from records.unpack import GZIP_MAGIC, ZIP_MAGIC, human_bytes
-from replay.kgn.split import LimitError, lines_of, split
+from records.unpack import human_bytes
 
 __all__ = ["event_pick", "import_paths", "upload_create", "upload_sweep", "upload_verify"]
 
@@ -49,7 +47,7 @@ def event_pick(
     names it from the first record's Event tag).  Raises ValidationError for an event
     that is not the owner's: nobody adds games to another's event."""
     if event_id is not None:
-        event = Event.objects.filter(pk=event_id, owner=owner).first()
+        event = Event.objects.filter(pk=event_id, owner_id=owner.pk).first()
         if event is None:
             raise ValidationError(
                 f"event {event_id} is not one of your events", code="not_your_event"
@@ -58,7 +56,7 @@ def event_pick(
     clean = " ".join((name or "").split())[:200]
     if not clean:
         return None
-    event, _ = Event.objects.get_or_create(owner=owner, name=clean)
+    event, _ = Event.objects.get_or_create(owner_id=owner.pk, name=clean)
     return event
 
 
@@ -71,15 +69,17 @@ def upload_create(
     event: Event | None = None,
     enqueue: bool = True,
 ) -> Upload:
-    """Store ``file`` (its bytes through the default storage, with size and SHA-256)
-    as a pending upload into ``event`` (one of the owner's, from :func:`event_pick`;
-    None: named at the scan from the first record's Event tag) and, once the
-    transaction commits, send it to a worker.
+    """Store ``file`` (through the ``uploads`` storage) as a pending upload into
+    ``event`` (one of the owner's, from :func:`event_pick`; None: named at the scan
+    from the first record's Event tag) and, once the transaction commits, send it to a
+    worker.
 
-    Raises ValidationError for an unknown visibility, an empty file or one larger than
-    KIBITZ_UPLOAD_MAX_BYTES or a per-file limit (checked before anything is stored).
-    Cost: one streaming pass to hash and check, one to store.  ``enqueue=False``
-    leaves verification to the caller (``import_kgn --now``, ``demo_setup``).
+    The file is read once (records/intake.py): as it is stored, it is hashed, checked
+    and cut into batches whose bytes go into the database, archives unpacked on the
+    way.  Raises ValidationError for an unknown visibility, an empty file or one larger
+    than KIBITZ_UPLOAD_MAX_BYTES, or a plain KGN file over a per-file limit (nothing is
+    kept).  ``enqueue=False`` leaves verification to the caller (``import_kgn --now``,
+    ``demo_setup``).  Memory: one chunk and one batch.
     """
     if visibility not in Visibility.values:
         raise ValidationError(
@@ -94,67 +94,27 @@ def upload_create(
     declared = _file_size(file)
     if declared is not None and declared > limit:
         raise too_big
-    digest, size = _read_checked(file, limit=limit, too_big=too_big)
-    if size == 0:
-        raise ValidationError("the file is empty", code="empty")
-    file.seek(0)
     original = Path(name or file.name or "upload.kgn").name[:255] or "upload.kgn"
-
     if event is not None and event.owner_id != owner.pk:
         raise ValidationError("that event is not yours", code="not_your_event")
     upload = Upload(
-        owner=owner,
+        owner_id=owner.pk,
         event=event,
         visibility=visibility,
         original_name=original,
-        size=size,
-        sha256=digest.hexdigest(),
         status=UploadStatus.PENDING,
     )
-    upload.file.save(original, file, save=False)
     try:
         with transaction.atomic():
             upload.save()
+            take_in(upload=upload, file=file, limit=limit, too_big=too_big)
             if enqueue:
                 send_on_commit(VERIFY_UPLOAD, (upload.pk,))
     except BaseException:
-        upload.file.delete(save=False)  # never leave a stored file without its row
+        if upload.file.name:
+            upload.file.delete(save=False)  # never leave a stored file without its row
         raise
     return upload
-
-
-def _read_checked(file: File, *, limit: int, too_big: ValidationError) -> tuple[Any, int]:
-    """Its SHA-256 and size (one streaming pass, refusing the file past ``limit``
-    bytes) and, for a plain KGN file, a second pass over its lines for the per-file
-    limits (a .kgn.gz or .zip is checked file by file when it is unpacked, before
-    verification).  Memory: one chunk, then one line."""
-    digest = hashlib.sha256()
-    size = 0
-
-    def counted(pieces: Iterable[bytes]) -> Iterator[bytes]:
-        nonlocal size
-        for piece in pieces:
-            size += len(piece)
-            if size > limit:
-                raise too_big
-            digest.update(piece)
-            yield piece
-
-    file.seek(0)
-    for _ in counted(file.chunks()):  # size and digest first: refuses a huge file early
-        pass
-    file.seek(0)
-    head = file.read(4)
-    file.seek(0)
-    if head.startswith((GZIP_MAGIC, ZIP_MAGIC)):
-        return digest, size
-    limits = file_limits()
-    try:
-        for _ in split(lines_of(file, limits), 1_000_000, limits):
-            pass
-    except LimitError as exc:
-        raise ValidationError(str(exc), code="over_limit") from None
-    return digest, size
 
 
 # --- bulk import ---------------------------------------------------------------------

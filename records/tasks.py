@@ -24,7 +24,8 @@ from records.services import VERIFY_UPLOAD
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
 )
 def verify_upload(upload_id: int) -> None:
-    """Scan one upload into batches and send each batch to the workers."""
+    """Hand one upload's batches out (cut as it was taken in) and send each to the
+    workers."""
     for batch_id in upload_scan(upload_id=upload_id):
         verify_batch.delay(batch_id)
 

@@ -1,48 +1,38 @@
-"""An upload's KGN files: the upload itself, or what a ``.kgn.gz`` or ``.zip`` holds.
+"""An upload's KGN files: the upload itself, or what a ``.kgn.gz`` or ``.zip`` holds,
+unpacked as the upload's bytes arrive (records/intake.py pushes them in).
 
 The kind is read from the first bytes (gzip ``1f 8b``, zip ``PK\\x03\\x04``), not from
 the name.  A gzip file is one KGN file; a zip gives each member whose name ends in
-``.kgn`` or ``.kgn.gz`` (in the archive's order; other members are listed as skipped).
-Unpacked text is streamed into storage in chunks, never held whole in memory, and the
-total unpacked size is capped (``KIBITZ_UPLOAD_MAX_UNPACKED_BYTES``) so that a small
-archive cannot fill the disk, as is each file's compression ratio
+``.kgn`` or ``.kgn.gz`` (in the archive's order; other members are listed as skipped),
+read front to back by records/zipstream.py.  The total unpacked size is capped
+(``KIBITZ_UPLOAD_MAX_UNPACKED_BYTES``), as is each file's compression ratio
 (``KIBITZ_UPLOAD_MAX_RATIO``), so that a zip bomb is refused within its first
-megabytes.  Links in a zip are listed as skipped, never followed; member names never
-name a place on disk (only their last part names the stored file).
+megabytes.  Links in a zip are listed as skipped, never followed (what a link member
+gave is dropped once the central directory names it a link); member names are labels,
+never places on disk: nothing is written to a disk here.
 
 Cost: one streaming pass over the upload (and its members); memory is one chunk.
 """
 
 from __future__ import annotations
 
-import gzip
-import stat
-import tempfile
-import zipfile
 import zlib
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import PurePosixPath
-from typing import IO
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.core.files import File
 
-from records.models import Upload, UploadPart
+from records.zipstream import CHUNK, Sink, ZipError, ZipStream
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZIP_MAGIC = b"PK\x03\x04"
-CHUNK = 1024 * 1024
+
+#: a KGN file of the upload begins: its number (1-based) and name -> where its bytes go
+OpenPart = Callable[[int, str], Sink]
 
 
 class UnpackError(Exception):
     """The upload cannot be unpacked; the message says why, for the uploader."""
-
-
-@dataclass
-class Unpacked:
-    parts: list[UploadPart]
-    skipped: list[str]
 
 
 def human_bytes(n: int) -> str:
@@ -83,88 +73,171 @@ def _check_ratio(name: str, size: int, packed: int) -> None:
         )
 
 
-def _chunks(stream: IO[bytes]) -> Iterator[bytes]:
-    while chunk := stream.read(CHUNK):
-        yield chunk
+class _Measured:
+    """A compressed file's unpacked bytes on their way to its part: counted against the
+    upload's budget and the file's compression ratio."""
+
+    def __init__(self, name: str, sink: Sink, budget: _Budget, packed: Callable[[], int]):
+        self.name, self.sink, self.budget, self.packed = name, sink, budget, packed
+        self.size = 0
+
+    def feed(self, data: bytes) -> None:
+        self.budget.spend(len(data))
+        self.size += len(data)
+        _check_ratio(self.name, self.size, self.packed())
+        self.sink.feed(data)
+
+    def close(self) -> None:
+        self.sink.close()
 
 
-def _store(
-    upload: Upload,
-    number: int,
-    name: str,
-    chunks: Iterator[bytes],
-    budget: _Budget,
-    *,
-    packed: int,
-) -> UploadPart:
-    """Stream ``chunks`` (unpacked from ``packed`` compressed bytes) into storage as the
-    upload's file ``number``."""
-    size = 0
-    with tempfile.TemporaryFile() as tmp:
+class _Gunzip:
+    """A gzip stream (members one after another, zero padding allowed) unpacked."""
+
+    def __init__(self, name: str, sink: Sink) -> None:
+        self.name, self.sink = name, sink
+        self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self.between = False  # after a member: zeros, or the next member
+        self.fed = 0  # compressed bytes so far
+
+    def feed(self, data: bytes) -> None:
+        self.fed += len(data)
         try:
-            for chunk in chunks:
-                budget.spend(len(chunk))
-                size += len(chunk)
-                _check_ratio(name, size, packed)
-                tmp.write(chunk)
-        except (OSError, EOFError, zlib.error, zipfile.BadZipFile) as exc:
-            raise UnpackError(f"{name}: the compressed data is damaged ({exc})") from None
-        tmp.seek(0)
-        part = UploadPart(upload=upload, number=number, name=name[:255], size=size)
-        part.file.save(PurePosixPath(name).name or "part.kgn", File(tmp), save=False)
-    return part
+            self._feed(data)
+        except zlib.error as exc:
+            raise UnpackError(f"{self.name}: the compressed data is damaged ({exc})") from None
+
+    def _feed(self, data: bytes) -> None:
+        while data:
+            if self.between:
+                data = data.lstrip(b"\0")
+                if not data:
+                    return
+                self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                self.between = False
+            out = self.inflate.decompress(data, CHUNK)
+            if out:
+                self.sink.feed(out)
+            if self.inflate.eof:
+                data, self.between = self.inflate.unused_data, True
+                continue
+            data = self.inflate.unconsumed_tail
+            while not data and len(out) == CHUNK:  # output held back: drain it
+                out = self.inflate.decompress(b"", CHUNK)
+                if out:
+                    self.sink.feed(out)
+                data = self.inflate.unconsumed_tail
+
+    def close(self) -> None:
+        if not self.between:
+            raise UnpackError(
+                f"{self.name}: the compressed data is damaged (Compressed file ended before "
+                "the end-of-stream marker was reached)"
+            )
+        self.sink.close()
 
 
-def unpack(upload: Upload) -> Unpacked:
-    """The upload's KGN files as unsaved :class:`UploadPart` rows (their bytes already
-    stored).  Raises UnpackError for a damaged archive, one without any KGN file, or
-    one that unpacks past the limit."""
-    with upload.file.open("rb") as fh:
-        head = fh.read(4)
-        fh.seek(0)
-        budget = _Budget()
+def is_kgn(name: str) -> bool:
+    lower = name.lower()
+    return lower.endswith(".kgn") or lower.endswith(".kgn.gz")
+
+
+@dataclass
+class Unpacker:
+    """Push an upload's bytes in (:meth:`feed`), then :meth:`close`; each KGN file it
+    holds goes, unpacked, to ``open_part(number, name)``.  ``packed`` is the upload's
+    size when known beforehand (a gzip's compression ratio is judged against it).
+
+    After :meth:`close`: ``skipped`` lists what a zip held that is not a KGN file (and
+    its links); ``dropped`` the numbers of parts that turned out to be links."""
+
+    name: str
+    packed: int | None
+    open_part: OpenPart
+    skipped: list[str] = field(default_factory=list)
+    dropped: list[int] = field(default_factory=list)
+    parts: int = 0
+    head: bytearray = field(default_factory=bytearray)
+    target: Sink | None = None
+    zip: ZipStream | None = None
+    numbers: dict[int, int] = field(default_factory=dict)  # zip member -> part number
+    budget: _Budget = field(default_factory=_Budget)
+    fed: int = 0
+
+    @property
+    def archive(self) -> bool:
+        return self.head.startswith((GZIP_MAGIC, ZIP_MAGIC))
+
+    def feed(self, data: bytes) -> None:
+        self.fed += len(data)
+        if self.target is None:
+            self.head += data
+            if len(self.head) < 4:
+                return
+            self._start()
+            data = bytes(self.head)
+            del self.head[4:]
+        assert self.target is not None
+        self._push(data)
+
+    def close(self) -> None:
+        if self.target is None:
+            self._start()
+            assert self.target is not None
+            self._push(bytes(self.head))
+        try:
+            self.target.close()
+        except ZipError as exc:
+            raise UnpackError(str(exc)) from None
+        if self.zip is not None:
+            self._zip_done(self.zip)
+
+    def _push(self, data: bytes) -> None:
+        assert self.target is not None
+        try:
+            self.target.feed(data)
+        except ZipError as exc:
+            raise UnpackError(str(exc)) from None
+
+    def _packed(self) -> int:
+        return self.packed if self.packed is not None else self.fed
+
+    def _part(self, name: str) -> Sink:
+        self.parts += 1
+        return self.open_part(self.parts, name)
+
+    def _start(self) -> None:
+        head = bytes(self.head[:4])
         if head.startswith(GZIP_MAGIC):
-            name = upload.original_name.removesuffix(".gz") or "upload.kgn"
-            with gzip.GzipFile(fileobj=fh) as unzipped:
-                part = _store(upload, 1, name, _chunks(unzipped), budget, packed=upload.size)
-                return Unpacked([part], [])
-        if head.startswith(ZIP_MAGIC):
-            return _unzip(upload, fh, budget)
-    part = UploadPart(upload=upload, number=1, name=upload.original_name, size=upload.size)
-    part.file.name = upload.file.name  # the upload's own bytes: nothing to copy
-    return Unpacked([part], [])
+            name = self.name.removesuffix(".gz") or "upload.kgn"
+            measured = _Measured(name, self._part(name), self.budget, self._packed)
+            self.target = _Gunzip(name, measured)
+        elif head.startswith(ZIP_MAGIC):
+            self.zip = self.target = ZipStream(self._member)
+        else:
+            self.target = self._part(self.name)
 
+    def _member(self, name: str) -> Sink | None:
+        zipped = self.zip
+        assert zipped is not None
+        if name.endswith("/") or not is_kgn(name):
+            return None
+        sink = self._part(name)
+        self.numbers[len(zipped.names) - 1] = self.parts
+        measured = _Measured(name, sink, self.budget, zipped.packed)
+        if name.lower().endswith(".gz"):
+            return _Gunzip(name, measured)
+        return measured
 
-def _unzip(upload: Upload, fh: IO[bytes], budget: _Budget) -> Unpacked:
-    parts: list[UploadPart] = []
-    skipped: list[str] = []
-    try:
-        archive = zipfile.ZipFile(fh)
-    except zipfile.BadZipFile as exc:
-        raise UnpackError(f"the zip file cannot be read ({exc})") from None
-    with archive:
-        for info in archive.infolist():
-            if info.is_dir():
+    def _zip_done(self, zipped: ZipStream) -> None:
+        for at, entry in enumerate(zipped.entries):
+            if entry.is_dir:
                 continue
-            lower = info.filename.lower()
-            if stat.S_ISLNK(info.external_attr >> 16):
-                skipped.append(f"{info.filename} (a link)")  # never followed
-                continue
-            if not (lower.endswith(".kgn") or lower.endswith(".kgn.gz")):
-                skipped.append(info.filename)
-                continue
-            try:
-                member = archive.open(info)
-            except (zipfile.BadZipFile, NotImplementedError, RuntimeError) as exc:
-                raise UnpackError(f"{info.filename}: cannot be read ({exc})") from None
-            with member:
-                stream: IO[bytes] = member
-                if lower.endswith(".gz"):
-                    stream = gzip.GzipFile(fileobj=member)  # type: ignore[assignment]
-                number, packed = len(parts) + 1, info.compress_size
-                parts.append(
-                    _store(upload, number, info.filename, _chunks(stream), budget, packed=packed)
-                )
-    if not parts:
-        raise UnpackError("the zip file holds no .kgn or .kgn.gz file")
-    return Unpacked(parts, skipped)
+            if entry.is_link:
+                self.skipped.append(f"{entry.name} (a link)")  # never followed
+                if at in self.numbers:
+                    self.dropped.append(self.numbers[at])
+            elif not is_kgn(entry.name):
+                self.skipped.append(entry.name)
+        if len(self.dropped) == self.parts:
+            raise UnpackError("the zip file holds no .kgn or .kgn.gz file")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -27,9 +28,16 @@ UPLOAD_BUSY = (UploadStatus.PENDING, UploadStatus.PROCESSING)
 RECORDS_PER_PAGE = 100
 
 
+class SignedInRequest(HttpRequest):
+    """The request of a view behind ``login_required``: its user is signed in (for the
+    type checker; Django's own ``HttpRequest.user`` may be anonymous)."""
+
+    user: User
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
-def upload_new(request: HttpRequest) -> HttpResponse:
+def upload_new(request: SignedInRequest) -> HttpResponse:
     events = events_owned(user=request.user)
     if request.method != "POST":
         context = {"form": UploadForm(), "events": events}

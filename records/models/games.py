@@ -36,11 +36,10 @@ class GameQuerySet(models.QuerySet["Game"]):
         the games of their own uploads."""
         if user is not None and user.is_authenticated and user.is_staff:
             return self.all()
-        q = Q(public=True)
         if user is not None and user.is_authenticated:
             own = Record.objects.filter(game=OuterRef("pk"), upload__owner=user)
-            q |= Exists(own)
-        return self.filter(q, hidden_at__isnull=True)  # a game taken down: staff only
+            return self.filter(Q(public=True) | Exists(own), hidden_at__isnull=True)
+        return self.filter(public=True, hidden_at__isnull=True)  # a game taken down: staff only
 
 
 def seat_name(players_text: str, seat: int) -> str:

@@ -10,6 +10,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.core.files.storage import Storage, storages
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Upper
@@ -29,6 +30,8 @@ class UploadStatus(models.TextChoices):
 
 
 class BatchStatus(models.TextChoices):
+    # cut as the upload was taken in; its upload's scan has not handed it out yet
+    WAITING = "waiting", "Waiting"
     PENDING = "pending", "Pending"
     CLAIMED = "claimed", "Claimed"
     DONE = "done", "Done"
@@ -83,6 +86,13 @@ def upload_path(instance: Upload, filename: str) -> str:
     return f"uploads/{today:%Y/%m}/{uuid.uuid4().hex}.kgn"
 
 
+def uploads_storage() -> Storage:
+    """Where uploaded originals are kept: ``STORAGES["uploads"]`` (docs/settings.md).
+    Only the web process writes there and nothing reads the files back to verify them:
+    batches carry their bytes in the database (``Batch.data``)."""
+    return storages["uploads"]
+
+
 class Upload(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="uploads"
@@ -90,7 +100,8 @@ class Upload(models.Model):
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
     )
-    file = models.FileField(upload_to=upload_path, max_length=255)
+    # the original as uploaded (kept, never read again to verify: see Batch.data)
+    file = models.FileField(upload_to=upload_path, storage=uploads_storage, max_length=255)
     original_name = models.CharField(max_length=255)
     size = models.PositiveBigIntegerField(default=0)
     sha256 = models.CharField(max_length=64, db_index=True)
@@ -109,6 +120,12 @@ class Upload(models.Model):
     )
     error = models.TextField(blank=True)
     notes = models.TextField(blank=True)  # e.g. members of a zip that are not KGN files
+    # the first record's Event tag, read as the upload was taken in (records/intake.py):
+    # names the event of an upload given none
+    event_tag = models.CharField(max_length=200, blank=True)
+    # why the upload could not be cut into batches (a damaged archive, a file in it over a
+    # limit): the scan fails the upload with it
+    intake_error = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -126,9 +143,9 @@ class Upload(models.Model):
         return f"{self.original_name} ({self.status})"
 
 
-def part_path(instance: UploadPart, filename: str) -> str:
-    """Where a file unpacked from an archive is stored: a random name (a member's name
-    inside a zip is a label, never a path)."""
+def part_path(instance: Any, filename: str) -> str:
+    """Where the first edition stored a file unpacked from an archive (kept for its
+    migrations: parts have no file now, their bytes are in their batches' rows)."""
     today = timezone.now()
     return f"uploads/{today:%Y/%m}/parts/{uuid.uuid4().hex}.kgn"
 
@@ -136,12 +153,12 @@ def part_path(instance: UploadPart, filename: str) -> str:
 class UploadPart(models.Model):
     """One KGN file of an upload: the upload itself for a ``.kgn``, its unpacked text for a
     ``.kgn.gz``, each ``.kgn`` / ``.kgn.gz`` member of a ``.zip``.  ``index_offset`` is
-    the number of the upload's records before this file's first."""
+    the number of the upload's records before this file's first.  Its bytes are in its
+    batches (``Batch.data``), in order."""
 
     upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="parts")
     number = models.PositiveIntegerField()
     name = models.CharField(max_length=255)  # as the uploader named it (a zip member's path)
-    file = models.FileField(upload_to=part_path, max_length=255)
     size = models.PositiveBigIntegerField(default=0)
     records = models.PositiveIntegerField(default=0)
     index_offset = models.PositiveIntegerField(default=0)
@@ -159,10 +176,12 @@ class UploadPart(models.Model):
 class Batch(models.Model):
     """A run of an upload's records that one worker verifies at a time.
 
-    The scan (``records.ingest.upload_scan``) cuts the stored file into batches by byte
-    range; a worker claims one with a lease (``token``, ``leased_until``) and stores its
-    verdicts only while it still holds that lease, so a worker that dies mid-batch
-    loses nothing: the sweep hands the batch to another worker once the lease expires.
+    The upload's single pass (``records.intake``) cuts each of its files into batches of
+    whole records and keeps each batch's bytes in ``data`` (``byte_start``/``byte_end``
+    say where they stood in their file); a worker claims one with a lease (``token``,
+    ``leased_until``) and stores its verdicts only while it still holds that lease, so a
+    worker that dies mid-batch loses nothing: the sweep hands the batch to another worker
+    once the lease expires.
     """
 
     upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="batches")
@@ -175,6 +194,8 @@ class Batch(models.Model):
     byte_end = models.PositiveBigIntegerField()
     first_line = models.PositiveIntegerField()
     last = models.BooleanField(default=False)  # the upload's last batch
+    # the batch's bytes: all a worker reads to verify it (no shared disk)
+    data = models.BinaryField(default=b"")
     status = models.CharField(
         max_length=10, choices=BatchStatus.choices, default=BatchStatus.PENDING
     )

@@ -57,10 +57,12 @@ def _waiting_on_a_lock(conn: psycopg.Connection[Any]) -> bool:
 
 
 def test_a_worker_killed_mid_batch_leaves_a_job_the_sweep_completes(
-    user_factory: Callable[..., Any], kgn: Any, workers: Any
+    user_factory: Callable[..., Any], kgn: Any, workers: Any, settings: Any
 ) -> None:
     from config.celery import app
     from records.tasks import verify_batch, verify_upload
+
+    settings.KIBITZ_BATCH_SIZE = 4  # batches are cut where the upload arrives: here
 
     app.set_current()  # tasks are sent through the current app: the project's
     text = kgn.valid(40, seed=21)
@@ -73,7 +75,8 @@ def test_a_worker_killed_mid_batch_leaves_a_job_the_sweep_completes(
         )
         verify_upload.apply_async((upload.pk,), queue=workers.queue)
         batches = Batch.objects.filter(upload=upload)
-        _wait("the scan", lambda: batches.count() == 10, a)
+        handed_out = batches.exclude(status=BatchStatus.WAITING)  # cut here, handed out there
+        _wait("the scan", lambda: handed_out.count() == 10, a)
         # block A inside its next batch's transaction: it updates the upload row last
         locker.execute("SELECT 1 FROM records_upload WHERE id = %s FOR UPDATE", [upload.pk])
         _wait("worker A to block mid-batch", lambda: _waiting_on_a_lock(locker), a)

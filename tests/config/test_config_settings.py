@@ -297,3 +297,31 @@ def test_postgres_connections_run_without_jit_unless_asked() -> None:
     assert asked.stdout.split()[-1] == server
     off = _manage("shell", "-c", show, DEBUG="1", DATABASE_URL=plain)
     assert off.returncode == 0 and off.stdout.split()[-1] == "off", off.stderr
+
+
+# --- where uploaded originals are kept -------------------------------------------------
+
+_SHOW_UPLOADS = (
+    "from django.core.files.storage import storages; from records.models import Upload; "
+    "print(storages.backends['uploads']); "
+    "print(Upload._meta.get_field('file').storage is storages['uploads'])"
+)
+
+
+def test_uploaded_originals_go_to_the_uploads_storage_the_settings_name() -> None:
+    run = _manage("shell", "-c", _SHOW_UPLOADS, DEBUG="1")
+    assert run.returncode == 0, run.stderr
+    assert "FileSystemStorage" in run.stdout and "True" in run.stdout  # the default
+    # settings alone (django-storages is an extra: apps would load its backend)
+    s3 = subprocess.run(
+        [sys.executable, "-c", "from config import settings; print(settings.STORAGES['uploads'])"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env=_env(
+            DEBUG="1", KIBITZ_UPLOADS_STORAGE="storages.backends.s3.S3Storage",
+            KIBITZ_UPLOADS_BUCKET="kibitz-uploads", KIBITZ_UPLOADS_ENDPOINT="https://s3.example.org",
+        ),
+    )  # fmt: skip
+    assert s3.returncode == 0, s3.stderr
+    assert "'BACKEND': 'storages.backends.s3.S3Storage'" in s3.stdout
+    assert "'bucket_name': 'kibitz-uploads'" in s3.stdout
+    assert "'endpoint_url': 'https://s3.example.org'" in s3.stdout

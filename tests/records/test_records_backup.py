@@ -40,8 +40,9 @@ def _tables(url: str) -> dict[str, tuple[int, str]]:
         found = {}
         for name in names:
             every = "coalesce(string_agg(t::text, '|' ORDER BY t::text), '')"
-            rows, digest = conn.execute(f'SELECT count(*), md5({every}) FROM "{name}" t').fetchone()
-            found[name] = (rows, digest)
+            row = conn.execute(f'SELECT count(*), md5({every}) FROM "{name}" t').fetchone()
+            assert row is not None
+            found[name] = (row[0], row[1])
     return found
 
 

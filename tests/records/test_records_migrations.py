@@ -39,6 +39,9 @@ MOVED = {
     "records_profilekind": "players_profilekind",
     "records_profilepair": "players_profilepair",
 }
+#: the tables whose columns changed since (records 0018: batches carry their bytes, the
+#: parts' files are gone, an upload keeps its first Event tag)
+RESHAPED = ("records_batch", "records_upload", "records_uploadpart")
 #: the last migration of each app in the first edition
 FIRST_EDITION = [("records", "0016_profile_change_rows"), ("players", "zero"), ("ratings", "zero")]
 
@@ -78,11 +81,14 @@ def test_the_first_editions_archive_migrates_without_loss(
     for old, new in MOVED.items():
         assert new not in then and then[old] == now[new], old  # every row, unchanged
     kept = {name: value for name, value in now.items() if name not in MOVED.values()}
-    assert {
-        n: then[n] for n in kept if n != "django_migrations" and n != "django_content_type"
-    } == {n: v for n, v in kept.items() if n != "django_migrations" and n != "django_content_type"}
+    skip = {"django_migrations", "django_content_type", *RESHAPED}
+    assert {n: then[n] for n in kept if n not in skip} == {
+        n: v for n, v in kept.items() if n not in skip
+    }
+    for name in RESHAPED:  # other columns then: every row there, compared after the way back
+        assert then[name][0] == now[name][0], name
     with psycopg.connect(url) as conn:
-        labels = dict(
+        labels: dict[str, str] = dict(
             conn.execute(
                 "SELECT model, app_label FROM django_content_type WHERE model = ANY(%s)",
                 [[name.split("_", 1)[1] for name in MOVED]],

@@ -132,6 +132,7 @@ def test_game_identity_is_unique(archive: dict[str, Any]) -> None:
 
 def test_seat_is_unique_within_its_game(archive: dict[str, Any]) -> None:
     seat = Seat.objects.first()
+    assert seat is not None
     with pytest.raises(IntegrityError), transaction.atomic():
         Seat.objects.create(game=seat.game, seat=seat.seat, letter="Z", player=seat.player)
 

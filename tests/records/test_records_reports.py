@@ -7,10 +7,11 @@ import csv
 import io
 import json
 import zipfile
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, cast
 
 import pytest
+from django.http import StreamingHttpResponse
 from django.test import Client
 
 from records.models import GameStatus, Record
@@ -25,8 +26,10 @@ def _mixed(kgn: Any) -> tuple[str, int]:
 
 def _download(client: Client, pk: int, fmt: str) -> tuple[int, str]:
     response = client.get(f"/uploads/{pk}/report.{fmt}")
-    body = b"".join(response.streaming_content).decode() if response.status_code == 200 else ""
-    return response.status_code, body
+    if response.status_code != 200:
+        return response.status_code, ""
+    streamed = cast(Iterator[bytes], cast(StreamingHttpResponse, response).streaming_content)
+    return response.status_code, b"".join(streamed).decode()
 
 
 def test_the_json_and_csv_reports_give_each_rejected_record_its_place_and_reason(
@@ -48,6 +51,7 @@ def test_the_json_and_csv_reports_give_each_rejected_record_its_place_and_reason
     assert row["reason"] == bad.error_message and "over" in row["reason"]
     faulty = [line for line in row["lines"] if line["fault"]]
     assert [line["line"] for line in faulty] == [bad.error_line]
+    assert bad.error_line is not None
     assert faulty[0]["text"] == text.split("\n")[bad.error_line - 1]
     status, body = _download(Client(), upload.pk, "csv")
     rows = list(csv.DictReader(io.StringIO(body)))

@@ -4,9 +4,11 @@ it again restores everything."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, cast
 
 import pytest
+from django.http import StreamingHttpResponse
 from django.test import Client
 
 from ratings.models import RatingHistory
@@ -42,14 +44,19 @@ def _surfaces(client: Client, game: Game, event_id: int) -> dict[str, bool]:
         "search": f'href="/games/{game.pk}/' in search,
         "api list": game.pk in _ids(client.get("/api/games/", {"page_size": 200})),
         "event": game.pk in _ids(client.get(f"/api/events/{event_id}/games/")),
-        "export": f'[Players "{game.players_text}"]' in b"".join(export.streaming_content).decode(),
+        "export": f'[Players "{game.players_text}"]'
+        in b"".join(
+            cast(Iterator[bytes], cast(StreamingHttpResponse, export).streaming_content)
+        ).decode(),
     }
 
 
 def test_a_hidden_game_is_seen_by_staff_only_and_leaves_the_ratings() -> None:
     owner = make_user("owner")
     upload = make_upload(owner=owner, text=Kgn.valid(4, seed=91, players=3, event="Cup"))
-    game = Record.objects.filter(upload=upload).order_by("index").first().game
+    first = Record.objects.filter(upload=upload).order_by("index").first()
+    assert first is not None
+    game = first.game
     ratings_update(game=PIERCE)
     assert RatingHistory.objects.filter(game_id=game.pk).exists()
     staff = _staff()

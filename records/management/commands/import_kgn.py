@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, TextIO, cast
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -59,7 +59,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         owner = self._owner(options["owner"])
         visibility = Visibility.PRIVATE if options["private"] else Visibility.PUBLIC
-        bar = Bar(self.stderr._out, total=0, label="import")  # the terminal, unstyled
+        bar = Bar(cast(TextIO, self.stderr._out), total=0, label="import")  # the terminal, unstyled
         try:
             event = event_pick(owner=owner, name=options["event"])
             uploads = import_paths(
@@ -111,7 +111,7 @@ class Command(BaseCommand):
         """Follow the uploads until none is pending or processing (Ctrl-C stops
         following; the workers go on)."""
         ids = [u.pk for u in uploads]
-        bar = Bar(self.stderr._out, total=0, label="verify")
+        bar = Bar(cast(TextIO, self.stderr._out), total=0, label="verify")
         busy = (UploadStatus.PENDING, UploadStatus.PROCESSING)
         try:
             while True:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, TextIO, cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -54,7 +54,7 @@ class Command(BaseCommand):
             f"engine {ENGINE_VERSION}"
         )
         if options["now"]:
-            bar = Bar(self.stderr._out, total=run.total, label="reverify")
+            bar = Bar(cast(TextIO, self.stderr._out), total=run.total, label="reverify")
             for k, chunk in enumerate(chunks, start=1):
                 reverify_now(run=run, chunks=[chunk])
                 bar.update(run.checked, note=f"chunk {k}/{len(chunks)}")
@@ -69,7 +69,7 @@ class Command(BaseCommand):
         if not options["wait"]:
             self.stdout.write(f"queued; see the changes with: manage.py reverify --report {run.pk}")
             return
-        bar = Bar(self.stderr._out, total=run.total, label="reverify")
+        bar = Bar(cast(TextIO, self.stderr._out), total=run.total, label="reverify")
         while run.status != ReverifyStatus.DONE:
             time.sleep(POLL_SECONDS)
             run.refresh_from_db()
