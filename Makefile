@@ -27,7 +27,7 @@ test: setup
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy replay
+	DEBUG=1 $(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
 
 fmt: setup

@@ -31,7 +31,7 @@ echo "make test: database ${DATABASE_URL:-sqlite (var/)}, broker ${CELERY_BROKER
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-.venv/bin/mypy replay
+.venv/bin/mypy  # the whole project (pyproject's files), the engine strict
 .venv/bin/lint-imports --no-cache
 $PY manage.py makemigrations --check --dry-run >/dev/null
 exec .venv/bin/pytest "$@"
