@@ -48,5 +48,6 @@ urlpatterns = [
     # scripts and styles are drf-spectacular-sidecar's static files (no CDN)
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    re_path(r"^.*$", views.NotFoundApi.as_view(), name="not-found"),
+    # any other path under /api/, newlines included ("." alone stops at one)
+    re_path(r"^(?s:.*)$", views.NotFoundApi.as_view(), name="not-found"),
 ]

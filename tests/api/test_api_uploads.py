@@ -196,7 +196,16 @@ def test_the_upload_page_can_poll_with_the_session_cookie(
     assert response.status_code == 200 and response.json()["id"] == upload.pk
 
 
-@pytest.mark.parametrize("path", ["/api/games/999999/", "/api/uploads/999999/", "/api/nothing/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/games/999999/",
+        "/api/uploads/999999/",
+        "/api/nothing/",
+        "/api/uploads/%0A/",  # a newline in the path (found by tests/security/test_api_fuzz)
+        "/api/games/%0A%0Ax/",
+    ],
+)
 def test_errors_are_json_without_a_stack_trace(path: str) -> None:
     response = Client().get(path)
     assert response.status_code == 404
