@@ -31,6 +31,10 @@ LOCAL = b"PK\x03\x04"
 CENTRAL = b"PK\x01\x02"
 ENDS = (b"PK\x05\x06", b"PK\x06\x06", b"PK\x06\x07", b"PK\x05\x05")
 DESCRIPTOR = b"PK\x07\x08"
+EOCD = b"PK\x05\x06"
+#: the most of the end records kept: zip64's end record and locator, the end record
+#: and the longest comment
+END_TAIL = 56 + 20 + 22 + 65_535 + 1024
 CHUNK = 1024 * 1024
 
 
@@ -130,6 +134,7 @@ class ZipStream:
         self.open_member = open_member
         self.buf = bytearray()
         self.state = "signature"
+        self.tail = bytearray()  # the end records, from the first one's signature
         self.names: list[str] = []  # the members read, in order
         self.entries: list[Entry] = []  # the central directory's
         # the member being read
@@ -156,6 +161,11 @@ class ZipStream:
             pass
         if self.state != "end":
             raise ZipError("the zip file cannot be read (it ends before its central directory)")
+        at = self.tail.find(EOCD)
+        if at < 0 or len(self.tail) < at + 22 + int.from_bytes(
+            self.tail[at + 20 : at + 22], "little"
+        ):
+            raise ZipError("the zip file cannot be read (it ends inside its end record)")
         if [e.name for e in self.entries] != self.names:
             raise ZipError(
                 "the zip file cannot be read (its central directory does not list its members)"
@@ -174,7 +184,9 @@ class ZipStream:
             return self._descriptor()
         if self.state == "central":
             return self._central()
-        self.buf.clear()  # "end": the rest (the end record, a comment) says nothing more
+        # "end": the end record (and a comment) say nothing more, but must be whole
+        self.tail += self.buf[: END_TAIL - len(self.tail)]
+        self.buf.clear()
         return False
 
     def _signature(self) -> bool:
