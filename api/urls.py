@@ -48,6 +48,7 @@ urlpatterns = [
     # scripts and styles are drf-spectacular-sidecar's static files (no CDN)
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    # any other path under /api/, newlines included ("." alone stops at one)
-    re_path(r"^(?s:.*)$", views.NotFoundApi.as_view(), name="not-found"),
+    # any other path under /api/, newlines included ("." stops at one; Django's URL
+    # reversing refuses inline flags such as "(?s)")
+    re_path(r"^[\s\S]*$", views.NotFoundApi.as_view(), name="not-found"),
 ]
