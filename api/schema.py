@@ -61,7 +61,9 @@ def filter_parameters(filterset: type[FilterSet]) -> list[OpenApiParameter]:
         field = filter_.field_class
         whole = issubclass(field, forms.IntegerField) or extra.get("coerce") is int
         schema: dict[str, Any] = {"type": "integer" if whole else "string"}
-        values = [value for value, _ in extra.get("choices", ()) if value != ""]
+        offered = extra.get("choices", ())
+        offered = offered() if callable(offered) else offered  # the registry's, as of now
+        values = [value for value, _ in offered if value != ""]
         if values:
             schema["enum"] = [int(v) for v in values] if whole else values
         if extra.get("min_value") is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import django_filters
@@ -146,17 +147,19 @@ def option_filters() -> dict[str, django_filters.Filter]:
 
 def fact_kinds() -> dict[str, str]:
     """Every searchable fact's kind (count, flag, choice or seat), by its name: one kind
-    for each name, whichever games have it."""
+    for each name, whichever games have it.  Worked out again only when the registry's
+    games change (a plug-in may join it after import)."""
+    return _fact_kinds(tuple(registry.games()))
+
+
+@lru_cache(maxsize=4)
+def _fact_kinds(games: tuple[str, ...]) -> dict[str, str]:
     kinds: dict[str, str] = {}
-    for rules in registry.games().values():
-        for spec in rules.fact_specs:
+    for game in games:
+        for spec in registry.games()[game].fact_specs:
             if kinds.setdefault(spec.name, spec.kind) != spec.kind:
                 raise TypeError(f"fact {spec.name!r} is a {kinds[spec.name]} and a {spec.kind}")
     return kinds
-
-
-#: every searchable fact's kind, by its name
-FACT_KINDS = fact_kinds()
 
 
 def fact_filters() -> dict[str, django_filters.Filter]:

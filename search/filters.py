@@ -32,7 +32,6 @@ from records.selectors import first_visible
 from replay import registry
 from search.date_bounds import UNBOUNDED, date_filter, newest_bound
 from search.filter_fields import (
-    FACT_KINDS,
     FACT_PREFIX,
     OPTION_PREFIX,
     PLAYER_MODES,
@@ -45,9 +44,16 @@ from search.filter_fields import (
     date_bound,
     described,
     fact_filters,
+    fact_kinds,
     option_filters,
 )
 from search.text import text_search
+
+
+def _game_choices() -> list[tuple[str, str]]:
+    """The registry's games, read when a form is drawn (a plug-in may join later)."""
+    return choices(registry.game_ids(), "Any game")
+
 
 #: the /games/ filters shown first; the rest sit under "More filters"
 MAIN_FILTERS = ("q", "game", "player", "event", "status", "sort")
@@ -158,7 +164,7 @@ def _stray(key: str, value: str, game: str) -> str:
             f"{game} has no option {name}={value}" if rules else f"no game has an option {name!r}"
         )
     name = key[len(FACT_PREFIX) :]
-    if f"{key}.min" in GameFilterSet.base_filters:
+    if f"{key}.min" in GameFilterSet.every_filter():
         return f"{name} is a count: use {key}.min or {key}.max"
     return f"no fact {name.partition('.')[0]!r} for {game or 'any game'}: pick a game"
 
@@ -180,7 +186,7 @@ class GameFilterSet(django_filters.FilterSet):
     )
     game = described(
         OfferedChoiceFilter(
-            label="Game", choices=choices(registry.game_ids(), "Any game"), empty_label=None
+            label="Game", choices=_game_choices, empty_label=None
         ),
         "game id: " + ", ".join(registry.game_ids()),
     )
@@ -266,10 +272,23 @@ class GameFilterSet(django_filters.FilterSet):
         fields: list[str] = []
         form = GameFilterForm
 
+    #: the registry's games when ``base_filters`` was last built
+    _built_for: ClassVar[tuple[str, ...]] = ()
+
     @classmethod
     def get_filters(cls) -> dict[str, django_filters.Filter]:
         """The declared filters, then ``opt.*`` and ``fact.*`` from the registry."""
+        cls._built_for = tuple(registry.games())
         return {**super().get_filters(), **option_filters(), **fact_filters()}
+
+    @classmethod
+    def every_filter(cls) -> dict[str, django_filters.Filter]:
+        """``base_filters``, built again when the registry's games have changed since
+        (a plug-in that joined it after this module was imported gets its filters)."""
+        if cls._built_for != tuple(registry.games()):
+            cls.base_filters = cls.get_filters()
+            _FORMS.clear()
+        return cls.base_filters
 
     def __init__(
         self, data: Any = None, queryset: Any = None, *, user: Any = None, **kwargs: Any
@@ -286,7 +305,7 @@ class GameFilterSet(django_filters.FilterSet):
         if self.rules is not None:
             given |= {f"{OPTION_PREFIX}{o.name}" for o in self.rules.options}
             given |= {f"{FACT_PREFIX}{s.name}{b}" for s in self.rules.fact_specs for b in _BOUNDS}
-        every = type(self).base_filters
+        every = type(self).every_filter()
         chosen = {n: f for n, f in every.items() if n in given or n in _FIXED}
         # FilterSet.__init__ deep-copies the filters: none here, a plain copy below will do
         setattr(self, "base_filters", {})  # noqa: B010
@@ -362,7 +381,7 @@ class GameFilterSet(django_filters.FilterSet):
         the game's indexed Fact rows; the form checked that the game has the fact."""
         name, _, bound = name.partition(".")
         rows = Fact.objects.filter(game=OuterRef("pk"), name=name)
-        kind = FACT_KINDS[name]
+        kind = fact_kinds()[name]
         if kind == "count":
             rows = (
                 rows.filter(number__gte=value) if bound == "min" else rows.filter(number__lte=value)
