@@ -185,9 +185,7 @@ class GameFilterSet(django_filters.FilterSet):
         "text over events, sites, comments and players",
     )
     game = described(
-        OfferedChoiceFilter(
-            label="Game", choices=_game_choices, empty_label=None
-        ),
+        OfferedChoiceFilter(label="Game", choices=_game_choices, empty_label=None),
         "game id: " + ", ".join(registry.game_ids()),
     )
     player = described(
