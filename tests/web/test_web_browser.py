@@ -267,6 +267,9 @@ def test_golden_path_sign_up_upload_watch_verify_and_replay(
     first = records.get(index=1)
     rows.first.locator("a").click()
     expect(page).to_have_url(re.compile(rf"/games/{first.game_id}/\?record={first.pk}$"))
+    # the URL changes when the page starts to arrive; the keys work once its deferred
+    # script has run (a key pressed before that does nothing, as for a reader)
+    page.wait_for_load_state("load")
     _mark(page)
     frame = page.locator("#replay-view .replay-frame")
     expect(frame).to_have_attribute("data-step", "0")
