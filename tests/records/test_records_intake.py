@@ -16,6 +16,7 @@ from records.services import upload_create, upload_verify
 from records.spans import SpanCutter
 from replay.kgn.split import LimitError, Limits, Span, lines_of, split
 from tests.records.test_records_ingest import mixed
+from tests.records.test_records_zipstream import Pipe
 
 pytestmark = pytest.mark.django_db
 
@@ -75,18 +76,6 @@ class _Counted(File):
 
 def _zip_streamed(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes:
     """A zip written to a pipe (no seeking): sizes after each member's data."""
-
-    class Pipe(io.RawIOBase):
-        def __init__(self) -> None:
-            self.out = bytearray()
-
-        def writable(self) -> bool:
-            return True
-
-        def write(self, b: Any) -> int:
-            self.out += bytes(b)
-            return len(b)
-
     pipe = Pipe()
     with zipfile.ZipFile(pipe, "w", method) as archive:
         for name, data in members.items():

@@ -27,7 +27,7 @@ CONTENT = st.one_of(
 )
 
 
-class _Pipe(io.RawIOBase):
+class Pipe(io.RawIOBase):
     """A file zipfile cannot seek: it writes each member's sizes after its data."""
 
     def __init__(self) -> None:
@@ -42,7 +42,7 @@ class _Pipe(io.RawIOBase):
 
 
 def _write(members: list[tuple[str, bytes, int]], *, piped: bool) -> bytes:
-    target: Any = _Pipe() if piped else io.BytesIO()
+    target: Any = Pipe() if piped else io.BytesIO()
     with zipfile.ZipFile(target, "w") as archive:
         for name, data, method in members:
             if piped:
