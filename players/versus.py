@@ -27,7 +27,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404
 
 from players.selectors import visible_name
-from records.identity import player_find
+from records.identity import players_named
 from records.models import Game, Player, Seat
 from records.placings import Relation, Result, game_results, relation
 from replay import registry
@@ -136,7 +136,9 @@ def versus_find(*, user: Any, name: str) -> Player | None:
     merge), when ``user`` may see one of their games; else None, so that a name only
     seen in someone else's private games is as unknown as one never written.  Cost: two
     queries."""
-    player = player_find(name) if name.strip() else None
-    if player is None or visible_name(user=user, player=player) is None:
-        return None
-    return player
+    for pk in players_named(name) if name.strip() else []:
+        # a name several namespaces know: the first of its players the viewer may see
+        player = Player.objects.filter(pk=pk).first()
+        if player is not None and visible_name(user=user, player=player) is not None:
+            return player
+    return None

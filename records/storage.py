@@ -21,8 +21,9 @@ from psycopg.types.json import Jsonb
 from lib.pg_copy import copy_rows, copy_values
 from records import facts
 from records.changes import NewGame, games_changed
-from records.identity import player_ids
+from records.identity import SeatKey, player_ids
 from records.models import Fact, Game, Record, Seat, Upload, Visibility
+from records.player_merge import repoint_aliases
 from records.verdict_rows import VerdictRow, verdict_row
 
 __all__ = [
@@ -68,10 +69,11 @@ def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
         r.record_values["game_id"] = games[r.identity]
     _copy_dicts(Record, [r.record_values for r in rows])
     created = [last[k] for k in sorted(last) if k in new]
-    players = player_ids(sorted({s[2] for r in created for s in r.seats}))
+    players = _players(upload, created)
     seats, found = _seats_and_facts(created, games, players)
     copy_values(Seat, SEAT_COLUMNS, seats)
     copy_values(Fact, FACT_COLUMNS, found)
+    players = _repointed(players)
     shared = [games[k] for k in last if k not in new]
     if public and shared:
         Game.objects.filter(id__in=shared, public=False).update(public=True)
@@ -88,11 +90,25 @@ def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
                 uploaded=upload.created_at,
                 date_tag=str(first[r.identity].record_values["date"] or ""),
                 row=r,
-                players=players,
+                players={name: players[r.seat_key(seat, name)] for seat, _, name, _, _ in r.seats},
             )
             for r in created
         ],
     )
+
+
+def _players(upload: Upload, rows: Sequence[VerdictRow]) -> dict[SeatKey, int]:
+    """The player each seat of ``rows`` sits as, in the uploader's namespace."""
+    return player_ids(
+        upload.owner_id, sorted({r.seat_key(s[0], s[2]) for r in rows for s in r.seats})
+    )
+
+
+def _repointed(players: dict[SeatKey, int]) -> dict[SeatKey, int]:
+    """``players`` after the seats just stored were moved off any of them that a merge
+    made an alias meanwhile (records/player_merge.py)."""
+    aliases = repoint_aliases(set(players.values()))
+    return {k: aliases.get(v, v) for k, v in players.items()} if aliases else players
 
 
 def _store_rows_orm(upload: Upload, rows: Sequence[VerdictRow]) -> None:
@@ -101,7 +117,7 @@ def _store_rows_orm(upload: Upload, rows: Sequence[VerdictRow]) -> None:
         r.record.upload = upload
         r.record.game_id = games[r.identity]
     Record.objects.bulk_create([r.record for r in rows], batch_size=500)
-    _store_seats(rows, games)
+    _store_seats(upload, rows, games)
     if upload.visibility == Visibility.PUBLIC:
         Game.objects.filter(id__in=set(games.values()), public=False).update(public=True)
     games_changed(game_ids=games.values())
@@ -191,7 +207,7 @@ FACT_COLUMNS = ("game_id", "name", "number", "text", "player_id")
 
 
 def _seats_and_facts(
-    rows: Sequence[VerdictRow], games: dict[str, int], players: dict[str, int]
+    rows: Sequence[VerdictRow], games: dict[str, int], players: dict[SeatKey, int]
 ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """The seat and fact rows (SEAT_COLUMNS, FACT_COLUMNS) of the games of ``rows``
     (one row per game)."""
@@ -199,22 +215,33 @@ def _seats_and_facts(
     found: list[tuple[Any, ...]] = []
     for r in rows:
         game_id = games[r.identity]
-        letters = {}
+        letters: dict[str, int] = {}
         for seat, letter, name, score, won in r.seats:
-            seats.append((game_id, seat, letter, players[name], score, won))
-            letters[letter] = players[name]
+            player = players[r.seat_key(seat, name)]
+            seats.append((game_id, seat, letter, player, score, won))
+            letters[letter] = player
         for v in facts.fact_values(r.game_values["game"], r.game_values["facts"]):
-            player = letters.get(v.seat) if v.seat else None
-            found.append((game_id, v.name, v.number, v.text, player))
+            found.append(
+                (game_id, v.name, v.number, v.text, letters.get(v.seat) if v.seat else None)
+            )
     return seats, found
 
 
 def store_game(row: VerdictRow, *, upload: Upload, replace: bool = False) -> int:
     """The id of ``row``'s game, stored if its identity is new.  ``replace`` (a
-    re-verification) overwrites a stored game's verdict and seats with the row's."""
+    re-verification) overwrites a stored game's verdict and seats with the row's: the
+    players its seats sat as stay (a re-verification changes no one's identity); seats
+    new to it (a game that was rejected) are looked up in the namespace of the game's
+    first upload (docs/organisers.md, "Whose players")."""
     games = _game_ids([row.game])
     game_id = games[row.game.identity]
+    keep: dict[int, int] = {}
+    namespace = upload
     if replace:
+        keep = dict(Seat.objects.filter(game_id=game_id).values_list("seat", "player_id"))
+        first = Record.objects.filter(game_id=game_id).order_by("upload_id", "index").first()
+        if first is not None:
+            namespace = first.upload
         g = row.game
         Game.objects.filter(pk=game_id).update(
             status=g.status,
@@ -229,21 +256,34 @@ def store_game(row: VerdictRow, *, upload: Upload, replace: bool = False) -> int
         )
         Seat.objects.filter(game_id=game_id).delete()
         Fact.objects.filter(game_id=game_id).delete()
-    _store_seats([row], games)
+    _store_seats(namespace, [row], games, keep=keep)
     if upload.visibility == Visibility.PUBLIC:
         Game.objects.filter(pk=game_id, public=False).update(public=True)
     games_changed(game_ids=[game_id])
     return game_id
 
 
-def _store_seats(rows: Sequence[VerdictRow], games: dict[str, int]) -> None:
-    players = player_ids(sorted({s[2] for r in rows for s in r.seats}))
+def _store_seats(
+    upload: Upload,
+    rows: Sequence[VerdictRow],
+    games: dict[str, int],
+    *,
+    keep: dict[int, int] | None = None,
+) -> None:
+    """Seats and facts of the games of ``rows`` (those stored already are skipped);
+    ``keep``: seat -> the player it sat as before a re-verification."""
+    players = _players(upload, rows)
+    if keep:
+        (row,) = rows
+        for seat, _, name, _, _ in row.seats:
+            if seat in keep:
+                players[row.seat_key(seat, name)] = keep[seat]
     seats = {
         (games[r.identity], seat): Seat(
             game_id=games[r.identity],
             seat=seat,
             letter=letter,
-            player_id=players[name],
+            player_id=players[r.seat_key(seat, name)],
             score=score,
             won=won,
         )
@@ -261,10 +301,14 @@ def _store_seats(rows: Sequence[VerdictRow], games: dict[str, int]) -> None:
         for fact in facts.fact_rows(
             game_id,
             rows_by_game[game_id].game,
-            {letter: players[name] for _, letter, name, _, _ in rows_by_game[game_id].seats},
+            {
+                letter: players[rows_by_game[game_id].seat_key(seat, name)]
+                for seat, letter, name, _, _ in rows_by_game[game_id].seats
+            },
         )
     ]
     Fact.objects.bulk_create(found, ignore_conflicts=True, batch_size=1000)
+    _repointed(players)
 
 
 def _game_ids(games: Sequence[Game]) -> dict[str, int]:

@@ -29,6 +29,7 @@ from replay.pipeline import (
     raw_identity,
     record_comments,
 )
+from replay.player_ids import parse_player_ids
 
 logger = logging.getLogger(__name__)
 
@@ -40,11 +41,18 @@ UNDECODABLE_SOURCE_CHARS = 10_000
 class VerdictRow:
     """One record's values (unsaved; its upload and game are set when it is stored),
     the values of the game it holds (stored only if its identity is new) and that
-    game's seats as (seat, letter, name, score, won)."""
+    game's seats as (seat, letter, name, score, won), with the ``PlayerIds`` id of each
+    seat that has one (seat -> id).  A rejected game has no seats: its names make no
+    players (docs/organisers.md, "Junk stays out")."""
 
     record_values: dict[str, Any]
     game_values: dict[str, Any]
     seats: list[tuple[int, str, str, int | None, bool]] = field(default_factory=list)
+    pids: dict[int, str] = field(default_factory=dict)
+
+    def seat_key(self, seat: int, name: str) -> tuple[str, str]:
+        """How ``records.identity`` looks the seat up: (name, id or "")."""
+        return (name, self.pids.get(seat, ""))
 
     @property
     def identity(self) -> str:
@@ -175,7 +183,16 @@ def verdict_row(
         "engine": ENGINE_VERSION,
         "created_at": now,
     }
-    seats = []
+    seats: list[tuple[int, str, str, int | None, bool]] = []
+    pids: dict[int, str] = {}
+    if played == GameStatus.REJECTED:
+        return VerdictRow(record_values=row, game_values=game, seats=seats, pids=pids)
+    if record is not None:
+        listed_ids = dict(record.tags).get("PlayerIds")
+        if listed_ids is not None:
+            ids = parse_player_ids(listed_ids, len(players))
+            if isinstance(ids, tuple):
+                pids = {k: pid for k, pid in enumerate(ids) if pid}
     for k, name in enumerate(players):
         if not name:
             continue
@@ -184,4 +201,4 @@ def verdict_row(
             score = outcome.scores[k]
         won = outcome is not None and k in outcome.winners
         seats.append((k, chr(ord("A") + k), name, score, won))
-    return VerdictRow(record_values=row, game_values=game, seats=seats)
+    return VerdictRow(record_values=row, game_values=game, seats=seats, pids=pids)

@@ -15,6 +15,7 @@ from replay import memo, registry
 from replay.errors import ActionSyntaxError, NotationError, Pos, SetupError, make_pos
 from replay.kgn.reader import read_records
 from replay.kgn.writer import SETUP_ORDER
+from replay.player_ids import PlayerIdsFault, parse_player_ids
 from replay.raw_action import CompactAction
 from replay.record import (
     Action,
@@ -181,6 +182,15 @@ def _check_common_tags(raw: RawRecord) -> None:
         raise _err(f"Round {rnd.value!r} is not a positive whole number", rnd.pos, raw)
 
 
+def _check_player_ids(raw: RawRecord, tag: Tag, seats: int) -> None:
+    """A PlayerIds tag's fault as a NotationError at the offending id (the column of
+    the value's text: ``[Name "`` before it, exact unless an escape precedes it)."""
+    found = parse_player_ids(tag.value, seats)
+    if isinstance(found, PlayerIdsFault):
+        column = tag.pos.column + len(tag.name) + 3 + found.offset
+        raise _err(found.message, Pos(tag.pos.line, column), raw)
+
+
 def _first(raw: RawRecord, rules: AnyRules, players: int) -> int:
     tag = raw.tag("First")
     if tag is None:
@@ -234,6 +244,8 @@ def load_record(raw: RawRecord) -> GameRecord:
     first = _first(raw, rules, n) if "First" in by_name else 0
     if "Date" in by_name or "Round" in by_name:
         _check_common_tags(raw)
+    if "PlayerIds" in by_name:
+        _check_player_ids(raw, by_name["PlayerIds"], n)
     vtag = by_name.get("Variant")
     if vtag is None:
         key = (game, "Variant", "")

@@ -26,7 +26,7 @@ from django import forms
 from django.db.models import Exists, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import NullIf
 
-from records.identity import player_find
+from records.identity import players_named
 from records.models import Fact, Game, GameStatus, Record, Seat
 from records.selectors import first_visible
 from replay import registry
@@ -369,10 +369,10 @@ class GameFilterSet(django_filters.FilterSet):
         return text_search(qs, self.records, value)
 
     def by_winner(self, qs: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
-        player = player_find(value)
-        if player is None:
-            return qs.none()
-        return qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player=player, won=True)))
+        found = players_named(value)
+        return qs.filter(
+            Exists(Seat.objects.filter(game=OuterRef("pk"), player__in=found, won=True))
+        )
 
     def by_fact(self, qs: QuerySet[Game], name: str, value: Any) -> QuerySet[Game]:
         """``fact.<name>`` (``name`` with ``.min`` / ``.max`` for a count's bound) over
@@ -389,24 +389,22 @@ class GameFilterSet(django_filters.FilterSet):
         elif kind == "choice":
             rows = rows.filter(text=value)
         else:  # seat: the player in it
-            player = player_find(value)
-            if player is None:
-                return qs.none()
-            rows = rows.filter(player=player)
+            rows = rows.filter(player__in=players_named(value))
         return qs.filter(Exists(rows))
 
     def _by_players(self, qs: QuerySet[Game], names: str, mode: str | None) -> QuerySet[Game]:
+        # a name finds its player in every namespace (the same name from two organisers
+        # is two players), an id (fide:4100018) the one player it names
         wanted = [n.strip() for n in names.split(",") if n.strip()]
-        found = [p for p in (player_find(n) for n in wanted) if p is not None]
+        found = [players_named(n) for n in wanted]
         if (mode or "together") == "together":
-            if len(found) < len(wanted):
-                return qs.none()
-            for player in found:
-                qs = qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player=player)))
+            for ids in found:
+                qs = qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player__in=ids)))
             return qs
         if not wanted:
             return qs
-        return qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player__in=found)))
+        anyone = sorted({pk for ids in found for pk in ids})
+        return qs.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player__in=anyone)))
 
     def _by_records(self, qs: QuerySet[Game], data: dict[str, Any], sort: str) -> QuerySet[Game]:
         in_records = self.records.filter(game=OuterRef("pk"))

@@ -212,6 +212,13 @@ def make_user(username: str | None = None, *, staff: bool = False, password: str
     return user
 
 
+def default_uploader() -> Any:
+    from django.contrib.auth import get_user_model
+
+    user, _ = get_user_model().objects.get_or_create(username="uploader")
+    return user
+
+
 def make_upload(
     *,
     owner: Any = None,
@@ -220,7 +227,9 @@ def make_upload(
     name: str = "games.kgn",
     verify: bool = True,
 ) -> Any:
-    """An upload through the real service; verified in this process unless told not."""
+    """An upload through the real service; verified in this process unless told not.
+    Without ``owner``, the test's one default organiser ("uploader") uploads it: their
+    names are one namespace (records/identity.py), as one organiser's files are."""
     from django.core.files.base import ContentFile
 
     from records.services import upload_create, upload_verify
@@ -228,7 +237,7 @@ def make_upload(
     data = text if text is not None else pierce_kgn()
     data = data.encode() if isinstance(data, str) else data
     upload = upload_create(
-        owner=owner or make_user(),
+        owner=owner or default_uploader(),
         file=ContentFile(data, name=name),
         visibility=visibility,
         enqueue=False,

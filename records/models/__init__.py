@@ -13,12 +13,17 @@ from records.models.games import (
     Game,
     GameQuerySet,
     GameStatus,
-    Player,
     Record,
     RecordQuerySet,
     Seat,
-    normalise_name,
     seat_name,
+)
+from records.models.players import (
+    Player,
+    PlayerAction,
+    PlayerAudit,
+    PlayerName,
+    normalise_name,
 )
 from records.models.reverify import Reverify, ReverifyChange, ReverifyStatus
 from records.models.uploads import (
@@ -43,6 +48,9 @@ __all__ = [
     "GameQuerySet",
     "GameStatus",
     "Player",
+    "PlayerAction",
+    "PlayerAudit",
+    "PlayerName",
     "Record",
     "RecordQuerySet",
     "Reverify",

@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from records.models.players import Player
 from records.models.uploads import Upload, _visible_q
 
 
@@ -46,28 +47,6 @@ def seat_name(players_text: str, seat: int) -> str:
     """Seat ``seat``'s name as a game's Players tag writes it ("Ann; Bob" -> "Bob")."""
     names = players_text.split(";")
     return names[seat].strip() if 0 <= seat < len(names) else ""
-
-
-def normalise_name(name: str) -> str:
-    """A player's identity key: spaces collapsed, case folded ("  Ann  LEE" -> "ann lee")."""
-    return " ".join(name.split()).casefold()
-
-
-class Player(models.Model):
-    """A player identity: every name whose normalised form is ``key``.  A player that
-    staff merged into another (an alias) has ``merged_into`` set and no seats."""
-
-    name = models.CharField(max_length=100)  # as first written
-    key = models.CharField(max_length=100, unique=True)  # normalise_name(name)
-    merged_into = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="aliases"
-    )
-
-    class Meta:
-        ordering = ["name", "id"]
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class Game(models.Model):

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from replay import memo, registry
 from replay.errors import RuleViolation
+from replay.player_ids import parse_player_ids, write_player_ids
 from replay.record import GameRecord, seat_letter
 from replay.rules import AnyRules
 
@@ -75,6 +76,10 @@ def write_tags(record: GameRecord, rules: AnyRules) -> list[str]:
     out.append(_tag("Players", "; ".join(record.players)))
     if rules.has_first and record.first != 0:
         out.append(_tag("First", seat_letter(record.first)))
+    if "PlayerIds" in tags:
+        value = tags.pop("PlayerIds")
+        ids = parse_player_ids(value, len(record.players))
+        out.append(_tag("PlayerIds", write_player_ids(ids) if isinstance(ids, tuple) else value))
     key: tuple[str, object] = (rules.game, record.variant.options)
     if key in lines:
         variant = lines[key]

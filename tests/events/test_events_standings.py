@@ -79,7 +79,8 @@ def add_game(
         winners=list(winners),
         public=upload.visibility == Visibility.PUBLIC,
     )
-    ids = player_ids(names)
+    found = player_ids(upload.owner_id, [(n, "") for n in names])
+    ids = {n: found[(n, "")] for n in names}
     Seat.objects.bulk_create(
         Seat(game=g, seat=k, letter=letters[k], player_id=ids[name], score=score, won=k in winners)
         for k, (name, score) in enumerate(seats)

@@ -65,7 +65,8 @@ def add_game(
         winners=won,
         public=upload.visibility == Visibility.PUBLIC,
     )
-    ids = player_ids(names)
+    found = player_ids(upload.owner_id, [(n, "") for n in names])
+    ids = {n: found[(n, "")] for n in names}
     Seat.objects.bulk_create(
         Seat(game=g, seat=k, letter=letters[k], player_id=ids[n], score=s, won=k in won)
         for k, (n, s) in enumerate(zip(names, scores, strict=True))
