@@ -18,6 +18,7 @@ BENCHMARKS = {
     "growth": "bench.growth",
     "web": "bench.web",
     "memory": "bench.memory",
+    "junk": "bench.junk",
 }
 RESULTS = Path("var/bench/results.json")
 

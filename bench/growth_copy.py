@@ -33,7 +33,7 @@ class Copier:
 
     TABLES = {
         "records_event": ("id", "owner_id", "name", "created_at"),
-        "records_player": ("id", "name", "key", "merged_into_id"),
+        "records_player": ("id", "name", "key", "merged_into_id", "owner_id", "pid", "created_at"),
         "records_upload": [
             "id",
             "owner_id",

@@ -19,8 +19,11 @@ from bench.growth_names import CITIES, GIVEN, SERIES, SURNAMES
 from bench.growth_profiles import Profiles
 from bench.services import database_url
 
-#: bump when the generated data changes (forces a rebuild of the kept archives)
-DATA_VERSION = 2
+#: bump when the generated data changes (forces a rebuild of the kept archives); 3:
+#: players in namespaces, with ids (issue 24)
+DATA_VERSION = 3
+#: when the generated players were first seen
+PLAYERS_SINCE = "2020-01-01 00:00:00+00"
 
 #: the pool: (game, how, count) stored through the ingest
 POOL = (
@@ -295,8 +298,12 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
     profiles = Profiles(ids, _pool_results(by_kind))
     with Copier(url) as copier:
         first_player = player_ids[0]
+        # players met at many organisers' tables: each known by an id (PlayerIds) across
+        # the namespaces, in the namespace of one organiser (records/identity.py)
         for pid, name in zip(player_ids, names, strict=True):
-            copier.row("records_player", (pid, name, normalise_name(name), None))
+            owner = organisers[pid % len(organisers)]
+            row = (pid, name, normalise_name(name), None, owner, f"growth:{pid}", PLAYERS_SINCE)
+            copier.row("records_player", row)
 
         # events: log-normal sizes summing to the derived games, by date
         derived = games - pooled

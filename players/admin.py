@@ -33,7 +33,11 @@ def merge_players(
         form = MergeForm(request.POST, players=players)
         if form.is_valid():
             target = form.cleaned_data["target"]
-            moved = sum(player_merge(source=p, target=target).seats for p in players if p != target)
+            moved = sum(
+                player_merge(source=p, target=target, actor=request.user, note="in the admin").seats
+                for p in players
+                if p != target
+            )
             modeladmin.message_user(
                 request, f"Merged {players.count() - 1} name(s) into {target}: {moved} seats moved."
             )
@@ -53,7 +57,7 @@ def merge_players(
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "key", "merged_into"]
-    search_fields = ["name", "key"]
-    raw_id_fields = ["merged_into"]
+    list_display = ["name", "key", "owner", "pid", "merged_into", "claimed_by"]
+    search_fields = ["name", "key", "pid", "owner__username"]
+    raw_id_fields = ["merged_into", "owner", "claimed_by"]
     actions = [merge_players]

@@ -112,6 +112,8 @@ def backwards(apps: Any, schema_editor: Any) -> None:
     Player = apps.get_model("records", "Player")
     Seat = apps.get_model("records", "Seat")
     Fact = apps.get_model("records", "Fact")
+    RatingHistory = apps.get_model("ratings", "RatingHistory")
+    Rating = apps.get_model("ratings", "Rating")
     by_key: dict[str, list[int]] = defaultdict(list)
     for pk, key in Player.objects.order_by("pk").values_list("pk", "key"):
         by_key[key].append(pk)
@@ -120,6 +122,18 @@ def backwards(apps: Any, schema_editor: Any) -> None:
             keep, rest = ids[0], ids[1:]
             Seat.objects.filter(player_id__in=rest).update(player_id=keep)
             Fact.objects.filter(player_id__in=rest).update(player_id=keep)
+            # their rating history stays, as the one player's (a name sits once a game);
+            # the current ratings are redone when the forward migration queues the games
+            RatingHistory.objects.filter(player_id__in=rest).update(player_id=keep)
+            for rating in Rating.objects.filter(player_id__in=rest):
+                kept = Rating.objects.filter(player_id=keep, kind=rating.kind).first()
+                if kept is None:
+                    rating.player_id = keep
+                    rating.save(update_fields=["player"])
+                else:
+                    kept.games += rating.games
+                    kept.save(update_fields=["games"])
+                    rating.delete()
             Player.objects.filter(merged_into_id__in=rest).update(merged_into_id=keep)
             Player.objects.filter(pk__in=rest).delete()
 

@@ -21,6 +21,7 @@ from records.models import Record
 from replay.generate import generate_match
 from replay.kgn import write_records
 from replay.record import GameRecord, Variant
+from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -155,7 +156,9 @@ def test_a_round_in_another_owners_event_does_not_join_the_match(
 ) -> None:
     records = pierce_match(3)
     public = upload_factory(text=write_records([records[0], records[2]]))
-    other = upload_factory(text=write_records([records[1]]))  # same Event tag, another owner
+    another = make_user("another-owner")
+    # same Event tag, another owner
+    other = upload_factory(text=write_records([records[1]]), owner=another)
     assert other.event_id != public.event_id
     assert other.event is not None and other.event.name == public.event.name == EVENT
     body = page(match_url(public.records.first()))

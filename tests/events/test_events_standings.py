@@ -31,7 +31,7 @@ from records.models import Event, Game, GameStatus, Record, Seat, Upload, Visibi
 from records.placings import team_of
 from replay.generate import generate_records
 from replay.kgn import write_records
-from tests.conftest import make_upload, make_user
+from tests.conftest import default_uploader, make_upload, make_user
 
 pytestmark = pytest.mark.django_db
 ANON = AnonymousUser()
@@ -79,7 +79,9 @@ def add_game(
         winners=list(winners),
         public=upload.visibility == Visibility.PUBLIC,
     )
-    found = player_ids(upload.owner_id, [(n, "") for n in names])
+    # one namespace for every builder-made game, whoever uploaded it: these tests are
+    # about what each viewer sees of one person's games (identity: test_records_identity)
+    found = player_ids(default_uploader().pk, [(n, "") for n in names])
     ids = {n: found[(n, "")] for n in names}
     Seat.objects.bulk_create(
         Seat(game=g, seat=k, letter=letters[k], player_id=ids[name], score=score, won=k in winners)

@@ -16,7 +16,7 @@ from ratings.services import ratings_rebuild
 from records.changes import games_changed
 from records.identity import player_find, player_ids
 from records.models import Game, GameStatus, Record, Seat, Upload, Visibility
-from tests.conftest import make_user
+from tests.conftest import default_uploader, make_user
 
 PIERCE, WILD = "escalation-pierce", "wild-escape"
 T0 = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
@@ -65,7 +65,9 @@ def add_game(
         winners=won,
         public=upload.visibility == Visibility.PUBLIC,
     )
-    found = player_ids(upload.owner_id, [(n, "") for n in names])
+    # one namespace for every builder-made game, whoever uploaded it: these tests are
+    # about what each viewer sees of one person's games (identity: test_records_identity)
+    found = player_ids(default_uploader().pk, [(n, "") for n in names])
     ids = {n: found[(n, "")] for n in names}
     Seat.objects.bulk_create(
         Seat(game=g, seat=k, letter=letters[k], player_id=ids[n], score=s, won=k in won)
