@@ -54,14 +54,14 @@ def test_the_live_part_is_the_pages_summary_and_records_table(
     live = _live(client, upload)
     # the page includes the live part as it is, byte for byte
     assert live.strip() in page
-    assert live.count('<div id="upload-summary"') == 1 and live.count("<tr data-index=") == 5
+    assert live.count('<div id="upload-summary"') == 1 and live.count("<tr data-index=") == 6
     text = visible_text(live)
     assert (
         upload.event is not None and f"Event {upload.event.name}" in text and "none yet" not in text
     )
     assert "Report of the rejected records: JSON · CSV" in text
     assert "Delete this upload…" in text
-    assert "Found 5 Verified 4 Rejected 1 Incomplete 0 Duplicates 1" in text
+    assert "Found 6 Verified 4 Rejected 1 Incomplete 1 Duplicates 1" in text
     assert 'data-status="done"' in live
     # the same query gives the same rows on both
     for query in ("?status=rejected", "?page=1", "?status=verified&page=9"):
@@ -161,7 +161,7 @@ def test_the_live_part_follows_the_upload_from_pending_to_done(
     upload.refresh_from_db()
     assert upload.status == UploadStatus.DONE
     live = _live(client, upload)
-    assert 'data-status="done"' in live and live.count("<tr data-index=") == 5
+    assert 'data-status="done"' in live and live.count("<tr data-index=") == 6
     assert "Delete this upload…" in visible_text(live)
     assert '<p id="upload-busy" class="muted" hidden>' in live
     assert live.strip() in client.get(f"/uploads/{upload.pk}/").content.decode()
