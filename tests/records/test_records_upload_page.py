@@ -204,3 +204,19 @@ def test_the_live_part_of_a_big_upload_is_one_page_of_rows_in_a_few_queries(
     indexes = re.findall(r'<tr data-index="(\d+)">', live)
     assert indexes == [str(n) for n in range(101, 201)]
     assert 'rel="next"' in live and 'rel="prev"' in live
+
+
+def test_a_failed_upload_shows_why_and_stops_being_busy(
+    upload_factory: Callable[..., Any], visible_text: Callable[[str], str]
+) -> None:
+    upload = upload_factory(verify=False)
+    Upload.objects.filter(pk=upload.pk).update(
+        status=UploadStatus.FAILED, error="the upload's bytes were never taken in"
+    )
+    live = _live(_owner_client(upload), upload)
+    assert 'data-status="failed"' in live
+    assert (
+        '<div class="fault" role="alert">the upload&#x27;s bytes were never taken in</div>' in live
+    )
+    assert '<p id="upload-busy" class="muted" hidden>' in live
+    assert "Delete this upload…" in visible_text(live)
