@@ -8,24 +8,18 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_http_methods
 
 from records import reports
 from records.forms import UploadForm
-from records.models import GameStatus, UploadStatus
 from records.quota import QuotaExceeded, quota_check
 from records.removal import UploadBusy, may_delete, upload_delete
-from records.selectors import events_owned, upload_get, upload_records
+from records.selectors import events_owned, upload_get
 from records.services import event_pick, upload_create
-
-#: an upload in these states is still being worked on: its page polls the API
-UPLOAD_BUSY = (UploadStatus.PENDING, UploadStatus.PROCESSING)
-#: records listed per page of an upload (an event's log may hold 100,000)
-RECORDS_PER_PAGE = 100
+from records.upload_page import UPLOAD_BUSY, upload_page_context
 
 
 class SignedInRequest(HttpRequest):
@@ -67,33 +61,22 @@ def upload_new(request: SignedInRequest) -> HttpResponse:
 
 @require_GET
 def upload_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """An upload's page: its summary and its records, a page at a time.  While it is
+    verified, its script swaps in the same parts from ``upload_live``."""
     upload = upload_get(user=request.user, pk=pk)
-    done = upload.records_verified + upload.records_rejected + upload.records_incomplete
-    status = request.GET.get("status") or ""
-    status = status if status in GameStatus.values else ""
-    page = Paginator(
-        upload_records(upload=upload, status=status or None), RECORDS_PER_PAGE
-    ).get_page(request.GET.get("page"))
-    rows = list(page.object_list)
-    # the rows the page polls for while the upload is verified: from its first row on
-    # (records arrive out of order, so page N need not start at index 100 * (N - 1) + 1)
-    start = rows[0].index if rows else 1 if status else (page.number - 1) * RECORDS_PER_PAGE + 1
-    context = {
-        "upload": upload,
-        "records": rows,
-        "page": page,
-        "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2),
-        "status": status,
-        "status_choices": [(s, label) for s, label in GameStatus.choices if s != "pending"],
-        "records_from": start,
-        "records_limit": RECORDS_PER_PAGE,
-        "busy": upload.status in UPLOAD_BUSY,
-        "may_delete": may_delete(user=request.user, upload=upload),
-        "checked": done,
-        "api_url": reverse("api:upload-detail", kwargs={"pk": upload.pk}),
-        "game_url_template": reverse("viewer:game-detail", kwargs={"pk": 0}),
-    }
+    context = upload_page_context(user=request.user, upload=upload, query=request.GET)
     return render(request, "records/upload_detail.html", context)
+
+
+@require_GET
+def upload_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live part of an upload's page (summary and records table, for the same
+    query), rendered by the page's own templates: what the page polls for."""
+    upload = upload_get(user=request.user, pk=pk)
+    context = upload_page_context(user=request.user, upload=upload, query=request.GET)
+    response = render(request, "records/_upload_live.html", context)
+    add_never_cache_headers(response)
+    return response
 
 
 @require_GET

@@ -99,6 +99,7 @@ OBJECTS: dict[str, str] = {
     "players:player-detail": "/players/{a}/",
     "players:player-versus": "/players/{a}/vs/{b}/",
     "records:upload-detail": "/uploads/{upload}/",
+    "records:upload-live": "/uploads/{upload}/live/",
     "records:upload-report": "/uploads/{upload}/report.json",
     "records:upload-delete": "/uploads/{upload}/delete/",
     "api:game-detail": "/api/games/{game}/",

@@ -191,7 +191,7 @@ def test_upload_detail_lists_records_with_verdicts(
     body = response.content.decode()
     assert "mixed.kgn" in body
     assert body.count("<tr data-index=") == 3
-    assert f'data-api="/api/uploads/{upload.pk}/"' in body
+    assert f'data-live="/uploads/{upload.pk}/live/"' in body
     assert 'data-status="done"' in body
     rejected = upload.records.get(status=GameStatus.REJECTED)
     assert (
