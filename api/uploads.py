@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.core.files.base import ContentFile
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -64,6 +65,10 @@ def raw_upload_data(request: Request) -> dict[str, Any]:
     }
     if "file" in request.data:
         data["file"] = request.data["file"]
+    else:  # an empty body: no file part is made of it, but it is an (empty) upload
+        data["file"] = ContentFile(
+            b"", name=KgnParser().get_filename(None, None, {"request": request})
+        )
     return data
 
 
