@@ -62,5 +62,5 @@ class UploadForm(forms.Form):
         if has_file and has_text:
             self.add_error("text", "Give a file or pasted text, not both.")
         elif not has_file and not has_text and not self.has_error("text"):
-            self.add_error("file", "Choose a .kgn file to upload, or paste KGN text below.")
+            self.add_error("file", "Choose a .kgn file to upload. Or paste KGN text below.")
         return data

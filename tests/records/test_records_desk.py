@@ -164,8 +164,8 @@ def test_pasted_text_is_uploaded_as_pasted_kgn(django_capture_on_commit_callback
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({}, "Choose a .kgn file to upload, or paste KGN text below."),
-        ({"text": "   \n"}, "Choose a .kgn file to upload, or paste KGN text below."),
+        ({}, "Choose a .kgn file to upload. Or paste KGN text below."),
+        ({"text": "   \n"}, "Choose a .kgn file to upload. Or paste KGN text below."),
         ({"text": "Dear organiser, the results.", "event": "Junk Night"}, "no KGN record"),
         ({"text": "[not a tag line\n* \n"}, "pasted.kgn, line 1, column 1: no KGN record"),
     ],

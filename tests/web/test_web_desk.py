@@ -13,6 +13,7 @@ import pytest
 
 from records.models import Event, Reverify, Upload, UploadStatus
 from tests.conftest import Kgn, make_user
+from tests.web.test_web_quality import _axe
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,6 +64,7 @@ def test_an_organiser_pastes_kgn_finds_it_on_my_uploads_and_reverifies_it(
     expect(row.locator('[data-count="rejected"]')).to_have_text("0")
     expect(row.get_by_role("link", name="Paste Night")).to_be_visible()
     snap(page, "desk-my-uploads")
+    assert not _axe(page)
 
     row.get_by_role("button", name="Re-verify pasted.kgn").click()
     expect(page).to_have_url(re.compile(rf"/uploads/{upload_id}/reverify/$"))
@@ -70,6 +72,7 @@ def test_an_organiser_pastes_kgn_finds_it_on_my_uploads_and_reverifies_it(
     expect(page.locator("#reverify-checked")).to_have_text("4")
     expect(page.locator("#reverify-none")).to_have_text("No verdict changed.")
     snap(page, "desk-reverified")
+    assert not _axe(page)
     run = Reverify.objects.get(upload_id=upload_id)
     assert (run.status, run.checked, run.changed) == ("done", 4, 0)
 
