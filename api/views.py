@@ -7,19 +7,20 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpResponseBase
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import APIException, NotAuthenticated, NotFound
+from rest_framework.exceptions import APIException, NotAuthenticated, NotFound, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.lists import GamesListApi, ListApi, kgn_response, many, ndjson_response
+from api.lists import GamesListApi, ListApi, kgn_response, ndjson_response
 from api.params import whole_number
 from api.renderers import KGN_MEDIA_TYPE, KgnRenderer
 from api.schema import _COUNT, _ERRORS, _INT, _STR, _THROTTLED, _query, filter_parameters
@@ -28,12 +29,20 @@ from api.serializers import (
     GameDetailOutput,
     GameListOutput,
     UploadInput,
-    UploadListOutput,
     UploadOutput,
     game_detail_data,
 )
+from api.uploads import (
+    KgnParser,
+    UploadItemOutput,
+    is_raw,
+    mine_needs_a_user,
+    raw_upload_data,
+    upload_items,
+)
+from records.desk import upload_submit, with_last_run
 from records.models import GameStatus, Record
-from records.quota import QuotaExceeded, quota_check
+from records.quota import QuotaExceeded
 from records.removal import UploadBusy, upload_delete
 from records.selectors import (
     game_rows,
@@ -43,7 +52,6 @@ from records.selectors import (
     upload_records,
     with_labels,
 )
-from records.services import event_pick, upload_create
 from search.filters import GameFilterSet
 from search.selectors import game_list
 from viewer.cache import record_actions
@@ -158,7 +166,10 @@ class GameDetailApi(APIView):
 
 class UploadListApi(ListApi):
     """GET /api/uploads/[?mine=1]: uploads you may see, newest first; POST /api/uploads/
-    (multipart: file, visibility, event or event_name) -> 201 with the upload."""
+    (multipart: file, visibility, event or event_name; or a raw application/x-kgn
+    body, those fields in the query string) -> 201 with the upload."""
+
+    parser_classes = [*APIView.parser_classes, KgnParser]
 
     def get_permissions(self) -> list[Any]:
         return [IsAuthenticated()] if self.request.method == "POST" else []
@@ -167,24 +178,39 @@ class UploadListApi(ListApi):
         operation_id="uploads_list",
         tags=["uploads"],
         summary="Uploads",
-        description="The public uploads and your own, newest first; `mine=1`: only yours.",
+        description="The public uploads and your own, newest first; `mine=1`: only yours "
+        "(the organiser's desk; 401 without credentials).  Each carries its status, counts, "
+        "event (with its URL), links to its page, reports and actions, and its latest "
+        "re-verification.",
         parameters=[_query("mine", _STR, "`1`: only your own uploads", enum=["0", "1"])],
         responses={
-            (200, "application/json"): UploadListOutput(many=True),
+            (200, "application/json"): UploadItemOutput(many=True),
             **ndjson_response("the uploads"),
             (400, "application/json"): _ERRORS[400],
+            (401, "application/json"): OpenApiResponse(
+                ErrorOutput, description="`mine=1` without credentials"
+            ),
             (429, "application/json"): _THROTTLED[429],
         },
     )
     def get(self, request: Request) -> HttpResponseBase:
+        mine_needs_a_user(request)
         uploads = upload_list(user=request.user, mine=request.query_params.get("mine") == "1")
-        return self.listed(request, uploads, many(UploadListOutput, request))
+        return self.listed(request, with_last_run(uploads), upload_items(request))
 
     @extend_schema(
         operation_id="uploads_create",
         tags=["uploads"],
-        summary="Upload a KGN file (.kgn, .kgn.gz or .zip)",
-        request={"multipart/form-data": UploadInput},
+        summary="Upload a KGN file (.kgn, .kgn.gz or .zip), or a raw KGN body",
+        description="Multipart (`file`, `visibility`, `event` or `event_name`), or the KGN "
+        f"text itself as the body with `Content-Type: {KGN_MEDIA_TYPE}` (the file name from "
+        "`?name=` or a Content-Disposition filename, default `upload.kgn`; `visibility`, "
+        "`event` and `event_name` in the query string).  A file in which no KGN record can "
+        'be found (no tag line such as `[Game "..."]`) is a 400 and nothing is kept.',
+        request={
+            "multipart/form-data": UploadInput,
+            KGN_MEDIA_TYPE: {"type": "string", "format": "binary"},
+        },
         responses={
             201: UploadOutput,
             400: _ERRORS[400],
@@ -199,19 +225,23 @@ class UploadListApi(ListApi):
         },
     )
     def post(self, request: Request) -> Response:
-        payload = UploadInput(data=request.data)
+        payload = UploadInput(data=raw_upload_data(request) if is_raw(request) else request.data)
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
-        try:
-            quota_check(user=request.user, size=data["file"].size)
-        except QuotaExceeded as exc:
-            raise OverQuota(exc) from None
         owner = request.user
         assert not isinstance(owner, AnonymousUser)  # IsAuthenticated (get_permissions)
-        event = event_pick(owner=owner, event_id=data.get("event"), name=data.get("event_name"))
-        upload = upload_create(
-            owner=owner, file=data["file"], visibility=data["visibility"], event=event
-        )
+        try:
+            upload = upload_submit(
+                owner=owner,
+                file=data["file"],
+                visibility=data["visibility"],
+                event_id=data.get("event"),
+                event_name=data.get("event_name"),
+            )
+        except QuotaExceeded as exc:
+            raise OverQuota(exc) from None
+        except DjangoValidationError as exc:  # refused at the door: nothing was kept
+            raise ValidationError({"file": exc.messages}) from None
         data = UploadOutput(upload, context={"request": request, "records": []}).data
         location = reverse("api:upload-detail", kwargs={"pk": upload.pk})
         return Response(data, status=status.HTTP_201_CREATED, headers={"Location": location})

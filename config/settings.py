@@ -7,6 +7,10 @@ Two profiles, chosen by DEBUG (default off):
 - production (DEBUG unset or 0): SECRET_KEY and ALLOWED_HOSTS are required, HTTPS only
   (secure cookies, SSL redirect, HSTS), `manage.py check --deploy` is clean.
 
+A checkout's ``.env`` (written by ``make run``: DEBUG=1) fills the variables the
+environment leaves unset, so local ``manage.py`` commands run in the development
+profile; ``KIBITZ_DOTENV`` names another file or ``off`` (the tests).
+
 Both default to an SQLite file and a filesystem Celery broker under var/, so nothing
 else has to run; DATABASE_URL and CELERY_BROKER_URL switch to PostgreSQL and Redis.
 """
@@ -28,12 +32,16 @@ from config.env import (
     env_path,
     env_str,
     filesystem_broker_options,
+    read_dotenv,
     sqlite_database,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 VAR_DIR.mkdir(exist_ok=True)
+#: the checkout's local settings file when there is one (``make run`` writes ``.env``
+#: with DEBUG=1): it fills only what the environment leaves unset (config/env.py)
+DOTENV = read_dotenv(BASE_DIR)
 
 DEBUG = env_bool("DEBUG", False)
 

@@ -6,15 +6,17 @@ The flow (docs/architecture.md, "Ingest"):
    it into :class:`~records.models.Batch` rows of whole records, each holding its
    bytes (``Batch.data``), waiting for the scan.
 1. ``upload_scan`` claims a pending upload (pending -> processing, a conditional
-   UPDATE) and, in the same transaction, names its event and hands its batches out
-   (waiting -> pending) with the number of records found; each batch is then sent to
-   the workers.  Nothing is read but rows.
+   UPDATE) and, in the same transaction, hands its batches out (waiting -> pending)
+   with the number of records found; each batch is then sent to the workers.  Nothing
+   is read but rows.
 2. ``batch_verify`` claims one batch with a lease (a token and an expiry), reads its
    bytes from its row (no file, no shared folder), verifies its records and, in one
    transaction that first checks the lease is still its own, replaces the batch's
-   verdicts, marks it done and adds its counts to the upload.  The last batch marks the
-   upload done.  A record's index is unique per upload, so each record ends with
-   exactly one stored verdict.
+   verdicts, marks it done and adds its counts to the upload.  An upload given no
+   event is filed under one named by its first record's Event tag (else its file name)
+   by the first batch holding a record that is not rejected: an upload whose records
+   are all rejected makes no event.  The last batch marks the upload done.  A record's
+   index is unique per upload, so each record ends with exactly one stored verdict.
 3. ``ingest_sweep`` (celery beat) hands back forgotten work: an upload left pending, a
    scan that died, a batch left pending, a batch whose worker died (expired lease).
 
@@ -77,7 +79,6 @@ def upload_scan(*, upload_id: int) -> list[int]:
         found = batches.aggregate(n=Sum("count"))["n"]
         reason = upload.intake_error or ("" if found is not None else NOT_TAKEN_IN)
         if not reason:
-            event_id = upload.event_id or _event_named(upload)
             held = list(Record.objects.filter(upload=upload).values_list("game_id", flat=True))
             Record.objects.filter(upload=upload).delete()  # an upload is verified afresh
             games_refresh(game_ids=held)
@@ -96,7 +97,6 @@ def upload_scan(*, upload_id: int) -> list[int]:
                 records_rejected=0,
                 records_incomplete=0,
                 records_duplicate=0,
-                event_id=event_id,
             )
     if reason:
         _fail(upload_id, reason)
@@ -116,6 +116,22 @@ def _event_named(upload: Upload) -> int:
     name = upload.event_tag or upload.original_name.split(".")[0] or "Uploads"
     event, _ = Event.objects.get_or_create(owner_id=upload.owner_id, name=name[:200])
     return event.pk
+
+
+def upload_event_follow(*, upload_id: int) -> int | None:
+    """File an upload that has no event under :func:`_event_named`'s once it holds a
+    record that is not rejected (never before: an upload whose records are all
+    rejected names no event, so junk makes no public event entry).  The event's id, or
+    None.  Called as batches commit and after a re-verification of the upload."""
+    upload = Upload.objects.filter(pk=upload_id).first()
+    if upload is None or upload.event_id is not None:
+        return upload.event_id if upload is not None else None
+    held = Record.objects.filter(upload_id=upload_id).exclude(status=GameStatus.REJECTED)
+    if not held.exists():
+        return None
+    event_id = _event_named(upload)
+    Upload.objects.filter(pk=upload_id, event__isnull=True).update(event_id=event_id)
+    return event_id
 
 
 # --- one batch -----------------------------------------------------------------------
@@ -228,6 +244,8 @@ def _commit(batch: Batch, token: str, rows: Sequence[VerdictRow]) -> None:
     counts = dict.fromkeys(GameStatus.values, 0)
     for r in rows:
         counts[r.status] += 1
+    if batch.upload.event_id is None and len(rows) > counts[GameStatus.REJECTED]:
+        upload_event_follow(upload_id=batch.upload_id)
     now = timezone.now()
     Batch.objects.filter(pk=batch.pk).update(status=BatchStatus.DONE, finished_at=now, token="")
     Upload.objects.filter(pk=batch.upload_id).update(

@@ -14,8 +14,12 @@ ends, consecutive ones are joined in the database (``merge_spans``: fewer, large
 batches while enough remain for every worker) and all are numbered in upload order.
 
 Outcomes: a plain ``.kgn`` over a limit is refused (ValidationError, nothing stored);
-an archive that cannot be unpacked, or a file in it over a limit, is stored with
-``Upload.intake_error`` and no batches, and the scan fails it with that reason.
+so is an upload in which no KGN record can be found (no line of any of its KGN files
+opens a tag, ``[Name "``: random bytes, prose, a zip without a .kgn member; NoRecord),
+which is only known once the pass ends: the caller's transaction then drops every row
+it wrote.  An archive that cannot be unpacked, or a file in it over a limit, after a
+record was found, is stored with ``Upload.intake_error`` and no batches, and the scan
+fails it with that reason.
 
 Cost: one streaming pass; a handful of statements per batch.  Memory: one chunk and
 one batch of records (``KIBITZ_BATCH_SIZE``).
@@ -86,6 +90,15 @@ class Outcome:
     notes: str
     event_tag: str
     error: str  # why the upload cannot be cut into batches ("" when it was)
+
+
+class NoRecord(ValueError):
+    """No KGN record can be found in the upload; the message names the file and, for a
+    plain KGN file, line 1 column 1."""
+
+
+#: what a record starts with, for the refusal's message
+RECORD_START = 'a tag line such as [Game "escalation-pierce"] at the start of a line'
 
 
 class _Part:
@@ -171,15 +184,21 @@ class Intake:
                 raise
             self.error = f"{self.parts[-1].name}: {exc}"
 
-    def close(self) -> Outcome:
+    def close(self, *, refuse: bool = True) -> Outcome:
+        """The outcome of the pass.  Raises NoRecord when no KGN file of the upload
+        opens a tag (``refuse=False``: that becomes the outcome's error instead)."""
         if not self.error:
             self._guard(self.unpacker.close)
+        dropped = set(self.unpacker.dropped)
+        if not any(p.cutter.tagged for p in self.parts if p.number not in dropped):
+            if refuse:
+                raise NoRecord(self._no_record())
+            self.error = self._no_record()
         tables = self.tables
         if self.error:  # nothing of it is kept but the reason
             tables.batch.objects.filter(upload_id=self.upload_id).delete()
             tables.part.objects.filter(upload_id=self.upload_id).delete()
             return Outcome(self.digest.hexdigest(), self.size, "", "", self.error[:2000])
-        dropped = set(self.unpacker.dropped)
         if dropped:
             tables.part.objects.filter(
                 pk__in=[p.pk for p in self.parts if p.number in dropped]
@@ -193,6 +212,17 @@ class Intake:
             notes = f"skipped {len(skipped)} file(s) that are not .kgn or .kgn.gz: {shown}"
         tag = next((p.tag for p in kept if p.tag is not None), "")
         return Outcome(self.digest.hexdigest(), self.size, notes[:2000], tag, "")
+
+    def _no_record(self) -> str:
+        name = self.unpacker.name
+        if self.error:  # an archive that did not unpack (or held no KGN file)
+            return f"{name}: no KGN record was found in it ({self.error})"
+        if self.unpacker.archive:
+            return (
+                f"{name}: no KGN record was found in it (none of its KGN files holds "
+                f"{RECORD_START})"
+            )
+        return f"{name}, line 1, column 1: no KGN record was found in it ({RECORD_START})"
 
     def _number(self, parts: list[_Part]) -> None:
         """Join each file's batches as ``merge_spans`` says and number parts and batches
@@ -317,11 +347,16 @@ def take_in(*, upload: Upload, file: File, limit: int, too_big: ValidationError)
         file.seek(0)
         stored = storage.save(name, _OnePass(file, feed), max_length=255)
         if intake.size == 0:
-            raise ValidationError("the file is empty", code="empty")
+            raise ValidationError(
+                f"{upload.original_name} is empty: no KGN record was found in it", code="empty"
+            )
         outcome = intake.close()
     except LimitError as exc:
         storage.delete(name)
         raise ValidationError(str(exc), code="over_limit") from None
+    except NoRecord as exc:
+        storage.delete(name)
+        raise ValidationError(str(exc), code="no_record") from None
     except BaseException:
         storage.delete(name)
         raise
@@ -354,4 +389,4 @@ def take_in_stored(*, upload: Any, tables: Tables, chunk: int = 1024 * 1024) -> 
                 intake.feed(data)
             except LimitError as exc:
                 intake.error = str(exc)
-    return intake.close()
+    return intake.close(refuse=False)

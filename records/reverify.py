@@ -10,6 +10,12 @@ every record whose verdict changed (status, result or error) as a
 
 A chunk stores everything in one transaction that first locks its run and checks the
 chunk is not stored yet, so a chunk delivered twice is stored once.
+
+A run may also take one upload's records, whatever their engine (its uploader's
+Re-verify, records/desk.py): the upload's counts are then counted again from its
+records and, once one of them is not rejected, it is filed under its event
+(``upload_event_follow``).  A chunk of a run whose upload was deleted meanwhile stores
+nothing.
 """
 
 from __future__ import annotations
@@ -19,10 +25,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from records.models import Record, Reverify, ReverifyChange, ReverifyStatus
+from records.ingest import upload_event_follow
+from records.models import GameStatus, Record, Reverify, ReverifyChange, ReverifyStatus, Upload
 from records.storage import games_refresh, store_game, verdict_row
 from replay import ENGINE_VERSION, version_key
 from replay.kgn.split import Span
@@ -38,6 +45,8 @@ class Chunk:
 
 def _selected(run: Reverify) -> QuerySet[Record]:
     records = Record.objects.all()
+    if run.upload_id is not None:
+        records = records.filter(upload_id=run.upload_id)
     if run.game:
         records = records.filter(game__game=run.game)
     if run.since or run.before:
@@ -52,11 +61,25 @@ def _selected(run: Reverify) -> QuerySet[Record]:
 
 
 def reverify_start(
-    *, game: str = "", since: str = "", before: str = "", chunk_size: int | None = None
+    *,
+    game: str = "",
+    since: str = "",
+    before: str = "",
+    chunk_size: int | None = None,
+    upload: Upload | None = None,
+    by: Any = None,
 ) -> tuple[Reverify, list[Chunk]]:
-    """A new run over the records that match, and its chunks (by record id)."""
+    """A new run over the records that match (``upload``: only that upload's), and its
+    chunks (by record id)."""
     size = chunk_size or settings.KIBITZ_BATCH_SIZE
-    run = Reverify.objects.create(engine=ENGINE_VERSION, game=game, since=since, before=before)
+    run = Reverify.objects.create(
+        engine=ENGINE_VERSION,
+        game=game,
+        since=since,
+        before=before,
+        upload=upload,
+        requested_by=by if by is not None and by.is_authenticated else None,
+    )
     chunks: list[Chunk] = []
     ids: list[int] = []
     total = 0
@@ -96,7 +119,9 @@ def _recheck(record: Record) -> Any:
 def reverify_chunk(*, run_id: int, number: int, first_id: int, last_id: int) -> int:
     """Judge one chunk again and store it; the number of verdicts that changed (0 when
     the chunk was stored already)."""
-    run = Reverify.objects.get(pk=run_id)
+    run = Reverify.objects.filter(pk=run_id).first()
+    if run is None:  # its upload was deleted meanwhile
+        return 0
     records = list(
         _selected(run)
         .filter(id__gte=first_id, id__lte=last_id)
@@ -106,8 +131,8 @@ def reverify_chunk(*, run_id: int, number: int, first_id: int, last_id: int) -> 
     fresh = [(r, _recheck(r)) for r in records]
     changes: list[ReverifyChange] = []
     with transaction.atomic():
-        locked = Reverify.objects.select_for_update().get(pk=run_id)
-        if number in locked.chunks_done:
+        locked = Reverify.objects.select_for_update().filter(pk=run_id).first()
+        if locked is None or number in locked.chunks_done:
             return 0
         dropped: list[int] = []
         for record, row in fresh:
@@ -120,6 +145,12 @@ def reverify_chunk(*, run_id: int, number: int, first_id: int, last_id: int) -> 
                 dropped.append(record.game_id)
         ReverifyChange.objects.bulk_create(changes, ignore_conflicts=True)
         games_refresh(game_ids=dropped)
+        touched = {c.record.upload_id for c in changes}
+        if run.upload_id is not None:
+            touched.add(run.upload_id)
+        for upload_id in sorted(touched):
+            upload_recount(upload_id=upload_id)
+            upload_event_follow(upload_id=upload_id)
         locked.chunks_done = [*locked.chunks_done, number]
         locked.checked += len(records)
         locked.changed += len(changes)
@@ -165,6 +196,24 @@ def _store_again(record: Record, row: Any, run: Reverify) -> ReverifyChange | No
     record.game_id = game_id
     record.save(update_fields=[*fields, "game"])
     return change
+
+
+def upload_recount(*, upload_id: int) -> None:
+    """An upload's counts counted again from its records (after verdicts changed)."""
+    counts = Record.objects.filter(upload_id=upload_id).aggregate(
+        found=Count("id"),
+        verified=Count("id", filter=Q(status=GameStatus.VERIFIED)),
+        rejected=Count("id", filter=Q(status=GameStatus.REJECTED)),
+        incomplete=Count("id", filter=Q(status=GameStatus.INCOMPLETE)),
+        duplicate=Count("id", filter=Q(duplicate=True)),
+    )
+    Upload.objects.filter(pk=upload_id).update(
+        records_found=counts["found"],
+        records_verified=counts["verified"],
+        records_rejected=counts["rejected"],
+        records_incomplete=counts["incomplete"],
+        records_duplicate=counts["duplicate"],
+    )
 
 
 def reverify_now(*, run: Reverify, chunks: list[Chunk]) -> Reverify:

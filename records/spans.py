@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from replay.kgn.split import BOM, LimitError, Limits, Span, line_state
+from replay.kgn.split import BOM, LimitError, Limits, Span, is_tag_line, line_state
 
 Emit = Callable[[Span, bytes], None]
 
@@ -37,6 +37,9 @@ class SpanCutter:
         self.record_start, self.record_line = 0, 1
         self.count, self.index = 0, 1
         self.span_start, self.span_line = 0, 1
+        # a tag line was seen (``[Name "value"]`` outside comments): the file holds a
+        # KGN record; a file without one is refused at upload (records/intake.py)
+        self.tagged = False
 
     def feed(self, chunk: bytes) -> None:
         buf = self.buf
@@ -77,6 +80,8 @@ class SpanCutter:
         self._check_line(line, number)
         body = line[3:] if number == 1 and line.startswith(BOM) else line
         is_tag = not self.in_comment and body[:1] == b"["
+        if is_tag and not self.tagged:
+            self.tagged = is_tag_line(body)
         if is_tag and (self.in_movetext or not self.started):
             self._record_start(number)
             self.started, self.in_movetext = True, False

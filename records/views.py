@@ -14,11 +14,11 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_http_methods
 
 from records import reports
+from records.desk import pasted_file, upload_submit
 from records.forms import UploadForm
-from records.quota import QuotaExceeded, quota_check
+from records.quota import QuotaExceeded
 from records.removal import UploadBusy, may_delete, upload_delete
 from records.selectors import events_owned, upload_get
-from records.services import event_pick, upload_create
 from records.upload_page import UPLOAD_BUSY, upload_page_context
 
 
@@ -39,19 +39,21 @@ def upload_new(request: SignedInRequest) -> HttpResponse:
     form = UploadForm(request.POST, request.FILES)
     status = 400
     if form.is_valid():
+        pasted = not form.cleaned_data["file"]
+        field = "text" if pasted else "file"
         try:
-            quota_check(user=request.user, size=form.cleaned_data["file"].size)
-            event = event_pick(owner=request.user, name=form.cleaned_data["event"])
-            upload = upload_create(
+            upload = upload_submit(
                 owner=request.user,
-                file=form.cleaned_data["file"],
+                file=pasted_file(form.cleaned_data["text"])
+                if pasted
+                else form.cleaned_data["file"],
                 visibility=form.cleaned_data["visibility"],
-                event=event,
+                event_name=form.cleaned_data["event"],
             )
-        except ValidationError as exc:
-            form.add_error("file", exc)
+        except ValidationError as exc:  # refused at the door: nothing was kept
+            form.add_error(field, exc)
         except QuotaExceeded as exc:
-            form.add_error("file", str(exc)[:1].upper() + str(exc)[1:] + ".")
+            form.add_error(field, str(exc)[:1].upper() + str(exc)[1:] + ".")
             status = 429
         else:
             return redirect("records:upload-detail", pk=upload.pk)

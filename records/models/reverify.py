@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
 from records.models.games import Record
+from records.models.uploads import Upload
 
 
 class ReverifyStatus(models.TextChoices):
@@ -14,8 +16,9 @@ class ReverifyStatus(models.TextChoices):
 
 
 class Reverify(models.Model):
-    """A run of ``manage.py reverify``: which records it took, how far it has got and
-    how many verdicts changed (each change is a :class:`ReverifyChange`)."""
+    """A run of ``manage.py reverify`` (or of an upload's Re-verify): which records it
+    took, how far it has got and how many verdicts changed (each change is a
+    :class:`ReverifyChange`)."""
 
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -23,6 +26,13 @@ class Reverify(models.Model):
     game = models.CharField(max_length=64, blank=True)  # --game
     since = models.CharField(max_length=20, blank=True)  # --since
     before = models.CharField(max_length=20, blank=True)  # --before
+    # one upload's records only: its uploader's (or staff's) Re-verify (records/desk.py)
+    upload = models.ForeignKey(
+        Upload, null=True, blank=True, on_delete=models.CASCADE, related_name="reverify_runs"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     status = models.CharField(
         max_length=10, choices=ReverifyStatus.choices, default=ReverifyStatus.RUNNING
     )

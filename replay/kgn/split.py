@@ -17,11 +17,23 @@ or close a comment and are judged with a couple of ``in`` tests
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO
 
 BOM = b"\xef\xbb\xbf"
+
+#: the start of a tag line (NOTATION.md §2): ``[``, a tag name, spaces, a quote.  A file
+#: holds a KGN record when one of its lines outside comments starts with it; one
+#: without any (random bytes, prose, a PNG) holds none and is refused at upload.
+TAG_LINE = re.compile(rb"\[[A-Za-z][A-Za-z0-9_]*[ \t]+\"")
+
+
+def is_tag_line(body: bytes) -> bool:
+    """Whether ``body`` (a line outside a comment, BOM removed) opens a tag:
+    ``[Name "``."""
+    return TAG_LINE.match(body) is not None
 
 
 @dataclass(frozen=True, slots=True)

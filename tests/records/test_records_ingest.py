@@ -271,21 +271,38 @@ def test_a_zip_gives_each_kgn_file_its_records_with_their_own_positions(
         (b"\x1f\x8b\x08\x00 broken gzip", "damaged"),
     ],
 )
-def test_a_damaged_archive_fails_its_upload_with_the_reason(
+def test_a_damaged_archive_without_a_record_is_refused_with_the_reason(
     upload_factory: Any, data: bytes, reason: str
 ) -> None:
-    upload = upload_factory(text=data, name="broken.zip")
-    assert upload.status == UploadStatus.FAILED and reason in upload.error
-    assert not Record.objects.filter(upload=upload).exists()
+    """Damaged before any record could be read: no KGN record found, nothing stored."""
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError) as err:
+        upload_factory(text=data, name="broken.zip")
+    (message,) = err.value.messages
+    assert "broken.zip: no KGN record was found in it" in message and reason in message
+    assert not Upload.objects.exists() and not Record.objects.exists()
 
 
 def test_a_zip_without_kgn_files_or_past_the_unpacked_limit_is_refused(
     upload_factory: Any, kgn: Any, settings: Any
 ) -> None:
-    empty = upload_factory(text=_zip({"notes.txt": b"hello"}), name="a.zip")
-    assert empty.status == UploadStatus.FAILED and "no .kgn" in empty.error
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError) as err:
+        upload_factory(text=_zip({"notes.txt": b"hello"}), name="a.zip")
+    assert "no KGN record was found in it" in err.value.messages[0]
+    assert "no .kgn" in err.value.messages[0]
     settings.KIBITZ_UPLOAD_MAX_UNPACKED_BYTES = 1000
-    big = upload_factory(text=gzip.compress(kgn.valid(5).encode()), name="b.kgn.gz")
+    # past the limit in its first unpacked chunk, before a record was read: refused
+    with pytest.raises(ValidationError) as err:
+        upload_factory(text=gzip.compress(kgn.valid(5).encode()), name="b.kgn.gz")
+    assert "unpacks to more than" in err.value.messages[0]
+    assert not Upload.objects.exists()
+    # past it once records were read: stored, and failed with the reason
+    settings.KIBITZ_UPLOAD_MAX_UNPACKED_BYTES = 1500 * 1024  # the first 1 MB chunk fits
+    text = kgn.valid(20).encode()
+    big = upload_factory(text=gzip.compress(text * (2 * 1024 * 1024 // len(text))), name="c.kgn.gz")
     assert big.status == UploadStatus.FAILED and "unpacks to more than" in big.error
 
 

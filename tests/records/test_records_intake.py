@@ -9,6 +9,7 @@ import zipfile
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.files import File
 
 from records.models import Batch, Upload, UploadStatus
@@ -141,6 +142,12 @@ def test_a_damaged_zip_fails_with_the_reason_and_keeps_no_batch(
     upload_factory: Any, kgn: Any, damage: Any, reason: str
 ) -> None:
     data = damage(_zip({"a.kgn": kgn.valid(40).encode() + b"x" * 4000}))
+    if reason == "damaged":  # at its first bytes, before any record: refused
+        with pytest.raises(ValidationError) as err:
+            upload_factory(text=data, name="cup.zip")
+        assert "cup.zip: no KGN record was found in it" in err.value.messages[0]
+        assert reason in err.value.messages[0] and not Upload.objects.exists()
+        return
     upload = upload_factory(text=data, name="cup.zip")
     assert upload.status == UploadStatus.FAILED and reason in upload.error, upload.error
     assert not Batch.objects.filter(upload=upload).exists()

@@ -45,9 +45,14 @@ def _body(response: Any) -> str:
 
 
 #: pages that send an anonymous visitor to log in first, whatever the upload
-LOGIN_FIRST = ("records:upload-delete",)
+LOGIN_FIRST = ("records:upload-delete", "records:upload-reverify", "records:my-uploads")
 #: pages of a private thing that name none of its players
-NAMELESS = ("records:upload-report", "records:upload-delete", "api:game-steps")
+NAMELESS = (
+    "records:upload-report",
+    "records:upload-delete",
+    "records:upload-reverify",
+    "api:game-steps",
+)
 
 
 def test_the_owner_sees_each_private_thing_others_get_a_404(world: World) -> None:
@@ -77,6 +82,8 @@ def test_lists_searches_and_exports_show_private_games_to_their_owner_only(
             leak = LEAK_BEYOND_QUERY if SECRET_NAMES[0] in url else LEAK
             if who == "owner":
                 assert response.status_code == 200 and leak.search(body), (who, name)
+            elif who == "anonymous" and name in LOGIN_FIRST:
+                assert response.status_code == 302 and not leak.search(body), (who, name)
             else:
                 assert response.status_code == 200, (who, name, response.status_code)
                 assert not leak.search(body), (who, name, leak.search(body))

@@ -127,6 +127,16 @@ def assert_unchanged(stored: dict[str, Any]) -> None:
     assert after == stored["before"]
 
 
+#: a tag line: what makes a file one in which a KGN record can be found (else a 400)
+TAG = b'[Event "fuzz"]\n'
+
+
+def _raw(sent: Any) -> bytes:
+    """A generated file or body as bytes (schemathesis' Binary, text or bytes)."""
+    sent = getattr(sent, "data", sent)
+    return sent.encode() if isinstance(sent, str) else bytes(sent)
+
+
 def test_generated_uploads_are_stored_as_sent_or_refused_with_a_json_error(
     live_server: Any, stored: dict[str, Any]
 ) -> None:
@@ -138,8 +148,15 @@ def test_generated_uploads_are_stored_as_sent_or_refused_with_a_json_error(
     statuses: dict[int, int] = {}
 
     @SETTINGS
-    @hypothesis.given(case=operation.as_strategy(), token=st.sampled_from(tokens))
-    def run(case: Any, token: str | None) -> None:
+    @hypothesis.given(
+        case=operation.as_strategy(), token=st.sampled_from(tokens), tagged=st.booleans()
+    )
+    def run(case: Any, token: str | None, tagged: bool) -> None:
+        if tagged:  # a tag line first: a file in which a KGN record can be found
+            if isinstance(case.body, dict) and "file" in case.body:
+                case.body["file"] = TAG + _raw(case.body["file"])
+            elif case.body is not None and not isinstance(case.body, dict):
+                case.body = TAG + _raw(case.body)
         response = case.call_and_validate(
             base_url=live_server.url, headers=_auth(token), checks=[not_a_server_error]
         )
@@ -148,9 +165,7 @@ def test_generated_uploads_are_stored_as_sent_or_refused_with_a_json_error(
         if response.status_code == 201:
             assert token is not None, where
             upload = Upload.objects.get(pk=response.json()["id"])
-            sent = case.body["file"]
-            sent = getattr(sent, "data", sent)  # schemathesis' Binary, or text
-            sent = sent.encode() if isinstance(sent, str) else sent
+            sent = _raw(case.body["file"] if isinstance(case.body, dict) else case.body)
             assert upload.sha256 == hashlib.sha256(sent).hexdigest(), where
             caller = "owner" if token == stored["tokens"]["owner"] else "other"
             assert upload.owner_id == stored[caller].pk, where
@@ -197,6 +212,8 @@ CONTENTS = st.one_of(
     st.binary(max_size=2000),
     st.text(max_size=2000).map(str.encode),
     st.sampled_from([b"", b"\x1f\x8b\x08garbage", b"PK\x03\x04garbage", b'[Game "x"]\n']),
+    # a tag line, then anything: a KGN record can be found in it (junk alone is a 400)
+    st.binary(max_size=2000).map(lambda data: b'[Event "fuzz"]\n' + data),
 )
 
 

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 
-from records.models import Game, Record, Upload, UploadStatus
+from records.models import Event, Game, Player, Record, Upload, UploadStatus
 from records.services import upload_create, upload_verify
 from tests.conftest import Kgn, make_user
 
@@ -68,7 +68,18 @@ class Case:
 
 CORPUS = {
     "empty": Case("empty.kgn", lambda: b"", "refused", "empty"),
-    "binary": Case("noise.kgn", lambda: os.urandom(4096) + b"\0" * 64, "verified", "UTF-8"),
+    "binary": Case(
+        "noise.kgn",
+        lambda: os.urandom(4096).replace(b"\n[", b"\n(") + b"\0" * 64,
+        "refused",
+        "noise.kgn, line 1, column 1: no KGN record was found in it",
+    ),
+    "prose": Case(
+        "letter.kgn",
+        lambda: b"Dear organiser,\n\nthe results [see below] were good.\n" * 50,
+        "refused",
+        "letter.kgn, line 1, column 1: no KGN record was found in it",
+    ),
     "invalid UTF-8": Case(
         "latin1.kgn",
         lambda: GOOD.replace("[Game", '[Site "Caf\xe9"]\n[Game', 1).encode("latin-1"),
@@ -94,7 +105,7 @@ CORPUS = {
     "a zip bomb (total size)": Case(
         "bomb.zip",
         lambda: _zeros_zip(16 * 1024 * 1024),
-        "failed",
+        "refused",  # past the limit in its first unpacked megabyte, before any record
         "unpacks to more than 512 KB",
         (("KIBITZ_UPLOAD_MAX_UNPACKED_BYTES", 512 * 1024),),
     ),
@@ -128,10 +139,19 @@ CORPUS = {
         "",
     ),
     "a .kgn that is a PNG": Case(
-        "picture.kgn", lambda: b"\x89PNG\r\n\x1a\n" + os.urandom(2048), "verified", "UTF-8"
+        "picture.kgn",
+        lambda: b"\x89PNG\r\n\x1a\n" + os.urandom(2048).replace(b"\n[", b"\n("),
+        "refused",
+        "no KGN record was found in it",
     ),
     "a .kgn that is a zip of no KGN": Case(
-        "fake.kgn", lambda: _zip({"readme.txt": b"hi"}), "failed", "holds no .kgn"
+        "fake.kgn", lambda: _zip({"readme.txt": b"hi"}), "refused", "holds no .kgn"
+    ),
+    "a zip of KGN files without a record": Case(
+        "notes.zip",
+        lambda: _zip({"a.kgn": b"just words\n", "b.kgn": b""}),
+        "refused",
+        "notes.zip: no KGN record was found in it",
     ),
 }
 
@@ -151,10 +171,14 @@ def test_a_hostile_upload_meets_its_expected_outcome(key: str, settings: Any) ->
     for name, value in case.settings:
         setattr(settings, name, value)
     if case.outcome == "refused":
+        media = Path(settings.MEDIA_ROOT)
+        files = sorted(p for p in media.rglob("*") if p.is_file())
         with pytest.raises(ValidationError) as err:
             _upload(case)
         assert case.reason in " ".join(err.value.messages), err.value.messages
-        assert not Upload.objects.exists()
+        assert not Upload.objects.exists() and not Event.objects.exists()
+        assert not Player.objects.exists() and not Game.objects.exists()
+        assert sorted(p for p in media.rglob("*") if p.is_file()) == files  # none kept
         return
     upload = _upload(case)
     if case.outcome == "failed":

@@ -76,6 +76,9 @@ def test_the_main_pages_are_valid_html(tmp_path: Path) -> None:
     pages = {url: client.get(url) for url in _urls()}
     client.force_login(archive["owner"])
     pages["/uploads/new/"] = client.get(reverse("records:upload-new"))
+    pages["/uploads/"] = client.get(reverse("records:my-uploads"))
+    mine = Upload.objects.filter(owner=archive["owner"])[0].pk
+    pages["/uploads/reverify/"] = client.get(reverse("records:upload-reverify", args=[mine]))
     pages["/no-such-page/"] = client.get("/no-such-page/")
     for n, (url, response) in enumerate(pages.items()):
         assert response.status_code in (200, 404), url
