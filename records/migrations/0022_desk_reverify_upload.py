@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("records", "0019_parts_without_files"),
+        ("records", "0021_players_by_namespace"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
