@@ -10,13 +10,17 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models import (
+    Case,
     Count,
     Exists,
+    F,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
     Subquery,
+    Value,
+    When,
 )
 from django.http import Http404
 from django.utils import timezone
@@ -33,7 +37,9 @@ from records.models import (
     Seat,
     Upload,
     UploadStatus,
+    Visibility,
 )
+from records.models.uploads import event_visible_q
 from replay import registry
 from replay.errors import KgnError
 from replay.load import parse
@@ -47,10 +53,33 @@ def with_labels(games: QuerySet[Game], *, user: Any) -> QuerySet[Game]:
     Cost: two correlated subqueries, run only for the rows fetched (a page)."""
     first = first_visible(user)
     return games.annotate(
-        shown_event=Subquery(first.values("upload__event__name")[:1]),
-        shown_event_id=Subquery(first.values("upload__event")[:1]),
+        shown_event=Subquery(first.values(name=_event_shown(user, "name"))[:1]),
+        shown_event_id=Subquery(first.values(event=_event_shown(user, "id"))[:1]),
         shown_date=Subquery(first.values("date")[:1]),
     )
+
+
+def _event_shown(user: Any, field: str) -> Any:
+    """A record's upload's event's ``field`` when ``user`` may see that event, else NULL
+    (a private event's name is its owner's and staff's: docs/organisers.md)."""
+    q = event_visible_q(user, "upload__event__")
+    value = F(f"upload__event__{field}")
+    return value if q is None else Case(When(q, then=value), default=Value(None))
+
+
+def hide_events(rows: list[dict[str, Any]], *, user: Any) -> list[dict[str, Any]]:
+    """``rows`` (of ``_game_rows``) with the event of each record's upload blanked where
+    ``user`` may not see that event (a private event of another owner)."""
+    if user is not None and user.is_authenticated and user.is_staff:
+        return rows
+    me = user.pk if user is not None and user.is_authenticated else None
+    for row in rows:
+        hidden = row["upload__event__visibility"] != Visibility.PUBLIC
+        if row["upload__event__id"] is not None and hidden and row["upload__event__owner_id"] != me:
+            for name in _EVENT_READ:
+                row[f"upload__event__{name}"] = None
+            row["upload__event_id"] = None
+    return rows
 
 
 def _seats_with_players() -> Prefetch:
@@ -73,7 +102,7 @@ def game_get(*, user: Any, pk: int | str) -> Game:
 #: event (not the record's source text nor its comments, which neither shows)
 _RECORD_SKIPPED = frozenset({"source", "comments"})
 _UPLOAD_READ = ("id", "owner_id", "visibility", "original_name", "event_id")
-_EVENT_READ = ("id", "owner_id", "name")
+_EVENT_READ = ("id", "owner_id", "name", "visibility")
 
 
 def _attnames(model: type[Any], skip: frozenset[str] = frozenset()) -> list[str]:
@@ -162,7 +191,7 @@ def game_rows(*, user: Any, pk: int | str, dealt_alike: bool = False) -> list[di
     rows = _GAME_ROWS.rows((visitor, dealt_alike), game_id=game_id, **who)
     if not rows:
         raise Http404("no such game")
-    return rows
+    return hide_events(rows, user=user)
 
 
 def game_with_records(*, user: Any, pk: int | str, dealt_alike: bool = False) -> GameReads:
