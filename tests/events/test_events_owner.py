@@ -116,7 +116,8 @@ def test_a_name_with_a_slash_not_after_a_username_is_a_name() -> None:
 
 def test_the_kgn_export_takes_the_event_by_id(cups: dict[str, Any]) -> None:
     a = cups["a"]
-    body = b"".join(_client().get("/games/export.kgn", {"event": a.event_id}).streaming_content)
+    export = _client().get("/games/export.kgn", {"event": a.event_id})
+    body = b"".join(export.streaming_content)  # type: ignore[attr-defined]
     assert body.decode().count("[Game ") == len(_games_of(a))
 
 
@@ -223,7 +224,8 @@ def test_a_private_event_is_hidden_but_its_public_games_stay(cups: dict[str, Any
     # the games of its public upload: still listed, without the event's name
     assert games <= _ids(game_list(user=None, filters={}))
     labelled = with_labels(Game.objects.filter(pk__in=games), user=None)
-    assert {(g.shown_event, g.shown_event_id) for g in labelled} == {(None, None)}
+    shown = {(g.shown_event, g.shown_event_id) for g in labelled}  # type: ignore[attr-defined]
+    assert shown == {(None, None)}
     game = next(iter(games))
     page = visitor.get(f"/games/{game}/").content.decode()
     assert NAME not in _text(page).replace(f'Event "{NAME}"', "")
@@ -234,7 +236,7 @@ def test_a_private_event_is_hidden_but_its_public_games_stay(cups: dict[str, Any
     assert alice.get(f"/events/{ea.pk}/").status_code == 200
     assert "private" in alice.get("/events/").content.decode()
     mine = with_labels(Game.objects.filter(pk__in=games), user=cups["alice"])
-    assert {g.shown_event for g in mine} == {NAME}
+    assert {g.shown_event for g in mine} == {NAME}  # type: ignore[attr-defined]
     assert alice.get(f"/api/games/{game}/").json()["event"] == NAME
     assert _ids(game_list(user=cups["alice"], filters={"event": str(ea.pk)})) == games
 
