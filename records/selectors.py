@@ -331,10 +331,19 @@ def events_owned(*, user: Any) -> QuerySet[Event]:
     return Event.objects.filter(owner=user).order_by("name", "id")
 
 
+def _with_shown_event(uploads: QuerySet[Upload], user: Any) -> QuerySet[Upload]:
+    """``uploads`` with owner, and with ``event`` read as ``user`` may see it: None for
+    another owner's private event (its name is its owner's; ``event_id`` stays).  One
+    query more when evaluated (the events of the uploads fetched)."""
+    shown = Prefetch("event", queryset=Event.objects.visible_to(user))
+    return uploads.select_related("owner").prefetch_related(shown)
+
+
 def upload_get(*, user: Any, pk: int | str) -> Upload:
-    """The upload with ``pk`` if ``user`` may see it; Http404 otherwise."""
+    """The upload with ``pk`` if ``user`` may see it (``event`` None when it is another's
+    private event); Http404 otherwise."""
     try:
-        return Upload.objects.visible_to(user).select_related("owner", "event").get(pk=int(pk))
+        return _with_shown_event(Upload.objects.visible_to(user), user).get(pk=int(pk))
     except (Upload.DoesNotExist, ValueError, TypeError):
         raise Http404("no such upload") from None
 
@@ -369,8 +378,9 @@ def game_counts(*, user: Any) -> QuerySet[Any]:
 
 def upload_list(*, user: Any, mine: bool = False) -> QuerySet[Upload]:
     """The uploads ``user`` may see (public ones and their own; ``mine``: only their
-    own), newest first, with owner and event.  One query when evaluated."""
-    uploads = Upload.objects.visible_to(user).select_related("owner", "event")
+    own), newest first, with owner and event (None when it is another's private event).
+    Two queries when evaluated."""
+    uploads = _with_shown_event(Upload.objects.visible_to(user), user)
     if mine:
         if not getattr(user, "is_authenticated", False):
             return uploads.none()

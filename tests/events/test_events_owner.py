@@ -232,6 +232,12 @@ def test_a_private_event_is_hidden_but_its_public_games_stay(cups: dict[str, Any
     assert visitor.get(f"/api/games/{game}/").json()["event"] is None
     assert not game_list(user=None, filters={"event": str(ea.pk)}).exists()
     assert event_find(user=None, ref=f"alice/{NAME}") is None
+    # its public upload: listed, without the event
+    assert visitor.get(f"/api/uploads/{a.pk}/").json()["event"] is None
+    listed = visitor.get("/api/uploads/").json()["results"]
+    assert [u["event"] for u in listed if u["id"] == a.pk] == [None]
+    assert NAME not in _text(visitor.get(f"/uploads/{a.pk}/").content.decode())
+    assert alice.get(f"/api/uploads/{a.pk}/").json()["event"] == {"id": ea.pk, "name": NAME}
     # its owner sees it all
     assert alice.get(f"/events/{ea.pk}/").status_code == 200
     assert "private" in alice.get("/events/").content.decode()

@@ -45,9 +45,9 @@ def _body(response: Any) -> str:
 
 
 #: pages that send an anonymous visitor to log in first, whatever the upload
-LOGIN_FIRST = ("records:upload-delete",)
+LOGIN_FIRST = ("records:upload-delete", "events:event-edit")
 #: pages of a private thing that name none of its players
-NAMELESS = ("records:upload-report", "records:upload-delete", "api:game-steps")
+NAMELESS = ("records:upload-report", "records:upload-delete", "api:game-steps", "events:event-edit")
 
 
 def test_the_owner_sees_each_private_thing_others_get_a_404(world: World) -> None:
