@@ -390,7 +390,7 @@ class GameFilterSet(django_filters.FilterSet):
         return self._sorted(self._by_records(queryset, data, sort), sort)
 
     def by_text(self, qs: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
-        return text_search(qs, self.records, value)
+        return text_search(qs, self.records, value, user=self.user)
 
     def by_winner(self, qs: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
         player = player_find(value)

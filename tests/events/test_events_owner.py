@@ -274,3 +274,17 @@ def test_a_match_link_naming_its_event_goes_to_the_events_id(user_factory: Any) 
     ambiguous = _client().get(f"/matches/Duel/{key}/")
     assert ambiguous.status_code == 400 and f"{event.pk} (alice/Duel)" in ambiguous.content.decode()
     assert _client().get(f"/api/matches/Duel/{key}/").status_code == 400
+
+
+def test_a_private_events_name_matches_no_text_search_of_others(user_factory: Any) -> None:
+    alice = user_factory("alice")
+    up = make_upload(owner=alice, text=Kgn.valid(2, seed=408, event="Plain Tag"))
+    assert up.event is not None
+    event_update(event=up.event, by=alice, changes={"name": "Zebra Night"})
+    games = _games_of(up)
+    assert _ids(game_list(user=None, filters={"q": "zebra"})) == games  # public: it matches
+    event_update(event=up.event, by=alice, changes={"visibility": Visibility.PRIVATE})
+    assert not game_list(user=None, filters={"q": "zebra"}).exists()
+    assert not game_list(user=user_factory("bob"), filters={"q": "zebra"}).exists()
+    assert _ids(game_list(user=alice, filters={"q": "zebra"})) == games
+    assert _ids(game_list(user=None, filters={"q": "plain tag"})) == games  # the records' tag
