@@ -79,6 +79,7 @@ def hide_events(rows: list[dict[str, Any]], *, user: Any) -> list[dict[str, Any]
             for name in _EVENT_READ:
                 row[f"upload__event__{name}"] = None
             row["upload__event_id"] = None
+            row["upload__event_hidden"] = True
     return rows
 
 
@@ -221,6 +222,8 @@ def game_with_records(*, user: Any, pk: int | str, dealt_alike: bool = False) ->
         upload.event = (
             _model(Event, row, "upload__event__", [*_EVENT_READ]) if event_id is not None else None
         )
+        # its event is someone's private one (hide_events): the page links no match
+        setattr(upload, "event_hidden", row.get("upload__event_hidden", False))  # noqa: B010
         record.upload = upload
         record.game = game
         records.append(record)

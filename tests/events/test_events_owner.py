@@ -258,6 +258,10 @@ def test_a_private_events_matches_are_its_owners(user_factory: Any) -> None:
     assert not match_list(user=None).exists()
     assert _client().get(f"/matches/{event.pk}/{key}/").status_code == 404
     assert _client(alice).get(f"/matches/{event.pk}/{key}/").status_code == 200
+    # its games' pages: the Match tag, linked for the owner only
+    game = event.uploads.get().records.first().game_id
+    assert 'id="match-link"' not in _client().get(f"/games/{game}/").content.decode()
+    assert 'id="match-link"' in _client(alice).get(f"/games/{game}/").content.decode()
 
 
 def test_a_match_link_naming_its_event_goes_to_the_events_id(user_factory: Any) -> None:
