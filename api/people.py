@@ -11,6 +11,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet
 from django.http import Http404, HttpResponseBase, HttpResponseRedirect
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,14 +20,16 @@ from api.lists import GamesListApi, ListApi, kgn_response, many, ndjson_response
 from api.people_serializers import (
     EventDetailOutput,
     EventListOutput,
+    EventUpdateInput,
     MatchListOutput,
     PlayerDetailOutput,
     PlayerListOutput,
     ScoresheetOutput,
 )
 from api.schema import _ERRORS, _STR, _THROTTLED, _path, _query, filter_parameters
-from api.serializers import GameListOutput
-from events.matches import match_list, match_sheet
+from api.serializers import ErrorOutput, GameListOutput
+from events.matches import match_event, match_list, match_sheet
+from events.services import event_may_edit, event_update
 from events.standings import (
     event_games,
     event_get,
@@ -90,6 +93,36 @@ class EventDetailApi(APIView):
         )
         return Response(EventDetailOutput(detail, context={"request": request}).data)
 
+    @extend_schema(
+        operation_id="events_partial_update",
+        tags=["events"],
+        summary="Edit an event",
+        description="Its owner (or staff) changes any of name, start_date, end_date, "
+        "site, description and visibility; the answer is the event as GET gives it. A "
+        "name the owner already gives another of their events (case ignored), an end "
+        "before the start or an unknown field is a 400 naming the field; nothing is "
+        "changed then.",
+        request=EventUpdateInput,
+        responses={
+            200: EventDetailOutput,
+            400: _ERRORS[400],
+            401: OpenApiResponse(ErrorOutput, description="no credentials"),
+            403: OpenApiResponse(ErrorOutput, description="not the event's owner"),
+            **_ONE_ERRORS,
+        },
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        event = event_get(user=request.user, pk=pk)
+        if not event_may_edit(user=request.user, event=event):
+            raise PermissionDenied("only the event's owner or staff may edit it")
+        payload = EventUpdateInput(data=request.data, partial=True)
+        payload.is_valid(raise_exception=True)
+        unknown = {key: request.data[key] for key in request.data if key not in payload.fields}
+        event_update(event=event, by=request.user, changes={**payload.validated_data, **unknown})
+        return self.get(request, pk)
+
 
 def _games(request: Request, games: QuerySet[Game]) -> QuerySet[Game]:
     """The search (every filter and sort of /api/games/) within ``games``."""
@@ -149,16 +182,22 @@ class MatchDetailApi(APIView):
         operation_id="matches_retrieve",
         tags=["matches"],
         summary="A match's scoresheet",
-        description="`event` is the event's id, or `-` for records in no event; `match` is "
-        "the Match tag.  Rounds, each player's score and running total, the verdict "
-        "(complete, unfinished or broken, and where), over the records you may see.",
+        description="`event` is the event's id, or `-` for records in no event (an old "
+        "link naming the event is redirected to its id when the name is one event's you "
+        "can see, else a 400 listing them); `match` is the Match tag.  Rounds, each "
+        "player's score and running total, the verdict (complete, unfinished or "
+        "broken, and where), over the records you may see.",
         parameters=[
             _path("event", _STR, "the event's id, or `-`"),
             _path("key", _STR, "the Match tag"),
         ],
         responses={200: ScoresheetOutput, **_ONE_ERRORS},
     )
-    def get(self, request: Request, event: str, key: str) -> Response:
+    def get(self, request: Request, event: str, key: str) -> HttpResponseBase:
+        written = match_event(user=request.user, event=event)
+        if written != event:  # an old link naming the event: its address by id
+            url = reverse("api:match-detail", kwargs={"event": written, "key": key})
+            return HttpResponseRedirect(url)
         sheet = match_sheet(user=request.user, event=event, key=key)
         return Response(ScoresheetOutput(sheet, context={"request": request}).data)
 

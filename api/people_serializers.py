@@ -12,8 +12,11 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.serializers import _absolute, game_api_url
+from events.lookup import event_ref
 from events.matches import NO_EVENT
+from events.services import DESCRIPTION_MAX, NAME_MAX, SITE_MAX
 from players.selectors import shown_name
+from records.models import Visibility
 
 
 def _url(context: dict[str, Any], name: str, **kwargs: Any) -> str:
@@ -34,6 +37,16 @@ class EventListOutput(serializers.Serializer[Any]):
 
     id = serializers.IntegerField(source="event.pk")
     name = serializers.CharField(source="event.name")
+    owner = serializers.CharField(
+        source="event.owner.get_username", help_text="the organiser's username"
+    )
+    ref = serializers.SerializerMethodField(
+        help_text="owner/name: what `event=` of the game lists takes, besides the id"
+    )
+    visibility = serializers.CharField(source="event.visibility")
+    start_date = serializers.DateField(source="event.start_date", allow_null=True)
+    end_date = serializers.DateField(source="event.end_date", allow_null=True)
+    site = serializers.CharField(source="event.site")
     url = serializers.SerializerMethodField()
     games = serializers.IntegerField()
     first_date = serializers.CharField(help_text="the earliest Date tag ('' when none)")
@@ -46,6 +59,9 @@ class EventListOutput(serializers.Serializer[Any]):
 
     def get_url(self, summary: Any) -> str:
         return _url(self.context, "event-detail", pk=summary.event.pk)
+
+    def get_ref(self, summary: Any) -> str:
+        return event_ref(summary.event)
 
 
 class CellOutput(serializers.Serializer[Any]):
@@ -100,11 +116,27 @@ class GameTableOutput(serializers.Serializer[Any]):
 
 
 class EventDetailOutput(EventListOutput):
+    description = serializers.CharField(source="event.description", help_text="plain text")
     games_url = serializers.SerializerMethodField()
     standings = GameTableOutput(many=True, source="tables")
 
     def get_games_url(self, summary: Any) -> str:
         return _url(self.context, "event-games", pk=summary.event.pk)
+
+
+class EventUpdateInput(serializers.Serializer[Any]):
+    """PATCH /api/events/{id}/: any of these; the others stay as they are."""
+
+    name = serializers.CharField(max_length=NAME_MAX)
+    start_date = serializers.DateField(allow_null=True, help_text="YYYY-MM-DD, or null")
+    end_date = serializers.DateField(
+        allow_null=True, help_text="YYYY-MM-DD, or null; not before start_date"
+    )
+    site = serializers.CharField(max_length=SITE_MAX, allow_blank=True)
+    description = serializers.CharField(
+        max_length=DESCRIPTION_MAX, allow_blank=True, trim_whitespace=False
+    )
+    visibility = serializers.ChoiceField(choices=Visibility.choices)
 
 
 # --- matches ---------------------------------------------------------------------------

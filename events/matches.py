@@ -23,10 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Max, Min, QuerySet
+from django.db.models import Count, Max, Min, Q, QuerySet
 from django.http import Http404
 
+from events.lookup import event_find
 from records.models import Event, Game, GameStatus, Record
+from records.models.uploads import event_visible_q
 from records.placings import team_of
 from records.selectors import stored_record
 from replay import registry
@@ -139,8 +141,28 @@ def _entry(r: Record, record: GameRecord | None) -> MatchEntry:
     )
 
 
+def _with_events_shown(records: QuerySet[Record], user: Any) -> QuerySet[Record]:
+    """``records`` in no event or in an event ``user`` may see: another owner's private
+    event keeps its matches to itself (docs/organisers.md, "Events")."""
+    q = event_visible_q(user, "upload__event__")
+    return records if q is None else records.filter(Q(upload__event__isnull=True) | q)
+
+
+def match_event(*, user: Any, event: str) -> str:
+    """The event part of a match's URL as it is written now: ``event`` itself for an
+    event's id or ``NO_EVENT``; for anything else (an old link naming the event), the id
+    of the one event ``user`` may open that it names (events/lookup.py).  Http404 when
+    it names none; ValidationError when it names several (the message lists them)."""
+    if event == NO_EVENT or event.isdigit():
+        return event
+    found = event_find(user=user, ref=event)
+    if found is None:
+        raise Http404("no such event")
+    return str(found.pk)
+
+
 def _records(user: Any, event: str, key: str) -> QuerySet[Record]:
-    qs = Record.objects.visible_to(user).filter(match=key)
+    qs = _with_events_shown(Record.objects.visible_to(user).filter(match=key), user)
     if event == NO_EVENT:
         qs = qs.filter(upload__event__isnull=True)
     elif event.isdigit():
@@ -290,7 +312,7 @@ def match_list(*, user: Any) -> QuerySet[Record, dict[str, Any]]:
     """The matches ``user`` can see: rows of ``{"upload__event", "upload__event__name",
     "match", "game__game", "rounds", "last_round", "first_date"}``, newest event first."""
     return (
-        Record.objects.visible_to(user)
+        _with_events_shown(Record.objects.visible_to(user), user)
         .exclude(match="")
         .order_by()
         .values("upload__event", "upload__event__name", "match", "game__game")

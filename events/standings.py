@@ -211,27 +211,38 @@ def event_games(*, user: Any, event: Event) -> QuerySet[Game]:
     return Game.objects.visible_to(user).filter(Exists(in_event))
 
 
+def events_shown(*, user: Any) -> QuerySet[Event]:
+    """The events ``user`` may open: all for staff; their own (with games or none);
+    others' public events with a game they may see.  One query when evaluated."""
+    if user is not None and user.is_authenticated and user.is_staff:
+        return Event.objects.all()
+    has_games = Exists(_event_records(user))
+    if user is not None and user.is_authenticated:
+        return Event.objects.visible_to(user).filter(has_games | Q(owner=user))
+    return Event.objects.visible_to(user).filter(has_games)
+
+
 def event_get(*, user: Any, pk: int | str) -> Event:
-    """The event ``pk`` (with its owner) if ``user`` may see one of its games; Http404
-    otherwise, the same for a missing event and one whose games are all hidden."""
+    """The event ``pk`` (with its owner) if ``user`` may see it: their own or any for
+    staff (games or none), else a public one with a game they may see; Http404
+    otherwise, the same for a missing event, a private one and one whose games are all
+    hidden."""
     try:
-        event = (
-            Event.objects.select_related("owner")
-            .filter(Exists(_event_records(user)))
-            .get(pk=int(pk))
-        )
+        event = events_shown(user=user).select_related("owner").get(pk=int(pk))
     except (Event.DoesNotExist, ValueError, TypeError):
         raise Http404("no such event") from None
     return event
 
 
 def event_list(*, user: Any) -> QuerySet[Event]:
-    """Events with at least one game ``user`` may see, latest Date played first (then
+    """Events ``user`` may see (``Event.objects.visible_to``: public, theirs) with at
+    least one game they may see, latest Date played first (then
     the newest event), with ``last_date`` annotated.  Cost: one query, a correlated
     subquery per event."""
     last = _event_records(user).exclude(date="").order_by("-date").values("date")[:1]
     return (
-        Event.objects.filter(Exists(_event_records(user)))
+        Event.objects.visible_to(user)
+        .filter(Exists(_event_records(user)))
         .select_related("owner")
         .annotate(last_date=Subquery(last))
         .order_by(F("last_date").desc(nulls_last=True), "-created_at", "-id")

@@ -4,11 +4,15 @@ see (events/standings.py, events/matches.py)."""
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
 
-from events.matches import NO_EVENT, match_list, match_sheet
+from events.forms import EventForm
+from events.matches import NO_EVENT, match_event, match_list, match_sheet
+from events.services import event_may_edit, event_update
 from events.standings import (
     MAX_CROSS_PLAYERS,
     event_games,
@@ -27,6 +31,13 @@ GENERIC_SHEET = "events/matches/generic.html"
 
 @require_GET
 def match_detail(request: HttpRequest, event: str, key: str) -> HttpResponse:
+    try:
+        written = match_event(user=request.user, event=event)
+    except ValidationError as refused:
+        refusal = {"message": refused.messages[0]}
+        return render(request, "events/event_ambiguous.html", refusal, status=400)
+    if written != event:  # an old link naming the event: its address by id
+        return redirect("events:match-detail", event=written, key=key)
     sheet = match_sheet(user=request.user, event=event, key=key)
     context = {
         "sheet": sheet,
@@ -66,6 +77,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
     context = {
         "event": event,
+        "may_edit": event_may_edit(user=request.user, event=event),
         "summary": summary,
         "tables": event_standings(user=request.user, event=event),
         "max_cross": MAX_CROSS_PLAYERS,
@@ -73,3 +85,25 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "page_range": page_range,
     }
     return render(request, "events/event_detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The owner's (or staff's) form for an event's details: 404 for an event the user
+    may not open, 403 for one they may open but not edit."""
+    event = event_get(user=request.user, pk=pk)
+    if not event_may_edit(user=request.user, event=event):
+        raise PermissionDenied("only the event's owner or staff may edit it")
+    form = EventForm.of(event, request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event_update(event=event, by=request.user, changes=form.cleaned_data)
+        except ValidationError as refused:
+            for field, messages in refused.message_dict.items():
+                for message in messages:
+                    form.add_error(field if field in form.fields else None, message)
+        else:
+            return redirect("events:event-detail", pk=event.pk)
+    status = 400 if form.errors else 200
+    return render(request, "events/event_edit.html", {"event": event, "form": form}, status=status)

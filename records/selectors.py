@@ -10,13 +10,17 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models import (
+    Case,
     Count,
     Exists,
+    F,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
     Subquery,
+    Value,
+    When,
 )
 from django.http import Http404
 from django.utils import timezone
@@ -33,7 +37,9 @@ from records.models import (
     Seat,
     Upload,
     UploadStatus,
+    Visibility,
 )
+from records.models.uploads import event_visible_q
 from replay import registry
 from replay.errors import KgnError
 from replay.load import parse
@@ -47,10 +53,34 @@ def with_labels(games: QuerySet[Game], *, user: Any) -> QuerySet[Game]:
     Cost: two correlated subqueries, run only for the rows fetched (a page)."""
     first = first_visible(user)
     return games.annotate(
-        shown_event=Subquery(first.values("upload__event__name")[:1]),
-        shown_event_id=Subquery(first.values("upload__event")[:1]),
+        shown_event=Subquery(first.values(name=_event_shown(user, "name"))[:1]),
+        shown_event_id=Subquery(first.values(event=_event_shown(user, "id"))[:1]),
         shown_date=Subquery(first.values("date")[:1]),
     )
+
+
+def _event_shown(user: Any, field: str) -> Any:
+    """A record's upload's event's ``field`` when ``user`` may see that event, else NULL
+    (a private event's name is its owner's and staff's: docs/organisers.md)."""
+    q = event_visible_q(user, "upload__event__")
+    value = F(f"upload__event__{field}")
+    return value if q is None else Case(When(q, then=value), default=Value(None))
+
+
+def hide_events(rows: list[dict[str, Any]], *, user: Any) -> list[dict[str, Any]]:
+    """``rows`` (of ``_game_rows``) with the event of each record's upload blanked where
+    ``user`` may not see that event (a private event of another owner)."""
+    if user is not None and user.is_authenticated and user.is_staff:
+        return rows
+    me = user.pk if user is not None and user.is_authenticated else None
+    for row in rows:
+        hidden = row["upload__event__visibility"] != Visibility.PUBLIC
+        if row["upload__event__id"] is not None and hidden and row["upload__event__owner_id"] != me:
+            for name in _EVENT_READ:
+                row[f"upload__event__{name}"] = None
+            row["upload__event_id"] = None
+            row["upload__event_hidden"] = True
+    return rows
 
 
 def _seats_with_players() -> Prefetch:
@@ -73,7 +103,7 @@ def game_get(*, user: Any, pk: int | str) -> Game:
 #: event (not the record's source text nor its comments, which neither shows)
 _RECORD_SKIPPED = frozenset({"source", "comments"})
 _UPLOAD_READ = ("id", "owner_id", "visibility", "original_name", "event_id")
-_EVENT_READ = ("id", "owner_id", "name")
+_EVENT_READ = ("id", "owner_id", "name", "visibility")
 
 
 def _attnames(model: type[Any], skip: frozenset[str] = frozenset()) -> list[str]:
@@ -162,7 +192,7 @@ def game_rows(*, user: Any, pk: int | str, dealt_alike: bool = False) -> list[di
     rows = _GAME_ROWS.rows((visitor, dealt_alike), game_id=game_id, **who)
     if not rows:
         raise Http404("no such game")
-    return rows
+    return hide_events(rows, user=user)
 
 
 def game_with_records(*, user: Any, pk: int | str, dealt_alike: bool = False) -> GameReads:
@@ -192,6 +222,8 @@ def game_with_records(*, user: Any, pk: int | str, dealt_alike: bool = False) ->
         upload.event = (
             _model(Event, row, "upload__event__", [*_EVENT_READ]) if event_id is not None else None
         )
+        # its event is someone's private one (hide_events): the page links no match
+        setattr(upload, "event_hidden", row.get("upload__event_hidden", False))  # noqa: B010
         record.upload = upload
         record.game = game
         records.append(record)
@@ -302,10 +334,19 @@ def events_owned(*, user: Any) -> QuerySet[Event]:
     return Event.objects.filter(owner=user).order_by("name", "id")
 
 
+def _with_shown_event(uploads: QuerySet[Upload], user: Any) -> QuerySet[Upload]:
+    """``uploads`` with owner, and with ``event`` read as ``user`` may see it: None for
+    another owner's private event (its name is its owner's; ``event_id`` stays).  One
+    query more when evaluated (the events of the uploads fetched)."""
+    shown = Prefetch("event", queryset=Event.objects.visible_to(user))
+    return uploads.select_related("owner").prefetch_related(shown)
+
+
 def upload_get(*, user: Any, pk: int | str) -> Upload:
-    """The upload with ``pk`` if ``user`` may see it; Http404 otherwise."""
+    """The upload with ``pk`` if ``user`` may see it (``event`` None when it is another's
+    private event); Http404 otherwise."""
     try:
-        return Upload.objects.visible_to(user).select_related("owner", "event").get(pk=int(pk))
+        return _with_shown_event(Upload.objects.visible_to(user), user).get(pk=int(pk))
     except (Upload.DoesNotExist, ValueError, TypeError):
         raise Http404("no such upload") from None
 
@@ -340,8 +381,9 @@ def game_counts(*, user: Any) -> QuerySet[Any]:
 
 def upload_list(*, user: Any, mine: bool = False) -> QuerySet[Upload]:
     """The uploads ``user`` may see (public ones and their own; ``mine``: only their
-    own), newest first, with owner and event.  One query when evaluated."""
-    uploads = Upload.objects.visible_to(user).select_related("owner", "event")
+    own), newest first, with owner and event (None when it is another's private event).
+    Two queries when evaluated."""
+    uploads = _with_shown_event(Upload.objects.visible_to(user), user)
     if mine:
         if not getattr(user, "is_authenticated", False):
             return uploads.none()

@@ -23,11 +23,13 @@ from typing import Any, ClassVar
 
 import django_filters
 from django import forms
+from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import NullIf
 
+from events.lookup import event_find
 from records.identity import players_named
-from records.models import Fact, Game, GameStatus, Record, Seat
+from records.models import Event, Fact, Game, GameStatus, Record, Seat
 from records.selectors import first_visible
 from replay import registry
 from search.date_bounds import UNBOUNDED, date_filter, newest_bound
@@ -77,9 +79,17 @@ class GameFilterForm(forms.Form):
     option_fields: list[str] = []
     fact_fields: list[str] = []
     rules: Any = None
+    user: Any = None  # the viewer (GameFilterSet.form sets it): events are theirs to see
+    event_found: Event | None = None  # the event ``event`` names (events/lookup.py)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        if cleaned.get("event"):
+            try:
+                self.event_found = event_find(user=self.user, ref=cleaned["event"])
+            except ValidationError as refused:
+                self._refuse("event", refused.messages[0])
+                cleaned.pop("event")
         game = self.data.get("game") or ""
         for key in self.data:
             value = str(self.data.get(key) or "").strip()
@@ -205,8 +215,14 @@ class GameFilterSet(django_filters.FilterSet):
         "a player name: games that player won",
     )
     event = described(
-        django_filters.CharFilter(label="Event", max_length=200),
-        "event name (whole name, case-insensitive)",
+        django_filters.CharFilter(
+            label="Event",
+            max_length=300,
+            help_text="Its id, or owner/name (alice/Bot Cup 2025).",
+        ),
+        "an event: its id (`12`), or its owner's username and its name "
+        "(`alice/Bot Cup 2025`, name case-insensitive); a name alone only when a single "
+        "event you can see has it, else a 400 listing the events' ids",
     )
     match = described(
         django_filters.CharFilter(label="Match", max_length=200), "a Match tag (case-insensitive)"
@@ -350,6 +366,14 @@ class GameFilterSet(django_filters.FilterSet):
             _FORMS[key] = form
         return form
 
+    @property
+    def form(self) -> Any:
+        """The filter set's form, knowing the viewer (the ``event`` filter reads the
+        events they may see)."""
+        form = super().form
+        form.user = self.user
+        return form
+
     def _of_game(self, name: str) -> bool:
         return name in self.option_fields or name in self.fact_fields
 
@@ -366,7 +390,7 @@ class GameFilterSet(django_filters.FilterSet):
         return self._sorted(self._by_records(queryset, data, sort), sort)
 
     def by_text(self, qs: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
-        return text_search(qs, self.records, value)
+        return text_search(qs, self.records, value, user=self.user)
 
     def by_winner(self, qs: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
         found = players_named(value)
@@ -409,8 +433,10 @@ class GameFilterSet(django_filters.FilterSet):
     def _by_records(self, qs: QuerySet[Game], data: dict[str, Any], sort: str) -> QuerySet[Game]:
         in_records = self.records.filter(game=OuterRef("pk"))
         narrowed = False
-        if event := data.get("event"):
-            in_records, narrowed = in_records.filter(upload__event__name__iexact=event), True
+        if data.get("event"):
+            found = self.form.event_found
+            in_records = in_records.filter(upload__event=found) if found else in_records.none()
+            narrowed = True
         if match := data.get("match"):
             in_records, narrowed = in_records.filter(match__iexact=match), True
         start = date_bound(data["date_from"], end=False) if data.get("date_from") else None

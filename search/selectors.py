@@ -23,11 +23,12 @@ def game_list(*, user: Any, filters: Mapping[str, Any] | None = None) -> QuerySe
 
     Filters (search/filters.py declares each): ``game``; ``player`` (names,
     comma-separated, matched as player identities) with ``player_mode`` together (all
-    in the same game, the default) or any; ``winner``; ``event`` (an event's name) and
-    ``match`` (a Match tag): games with a visible record in it; ``date_from`` /
-    ``date_to``; ``status``; ``players`` (number of seats); ``actions_min`` /
-    ``actions_max``; ``deal`` (a deal key: games dealt alike); ``opt.<option>``;
-    ``fact.<name>[.min|.max]``; ``q`` (text over events, sites, comments and players).
+    in the same game, the default) or any; ``winner``; ``event`` (an event's id or
+    ``owner/name``, events/lookup.py) and ``match`` (a Match tag): games with a visible
+    record in it; ``date_from`` / ``date_to``; ``status``; ``players`` (number of
+    seats); ``actions_min`` / ``actions_max``; ``deal`` (a deal key: games dealt
+    alike); ``opt.<option>``; ``fact.<name>[.min|.max]``; ``q`` (text over events,
+    sites, comments and players).
     Event, match, date and text match only records ``user`` may see.  Cost: one query
     (plus one per prefetch the caller adds); with ``q`` on PostgreSQL, one more when
     called (reading the query's words, no table); with a date range, newest first, on

@@ -12,9 +12,10 @@ import re
 from typing import Any
 
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Value, When
 
 from records.models import Event, Game, Record
+from records.models.uploads import event_visible_q
 
 #: a lexeme as PostgreSQL writes a tsquery (quotes doubled, backslashes escaped)
 _LEXEME = re.compile(r"'(?:[^'\\]|''|\\.)*'")
@@ -38,9 +39,12 @@ def _text_query(text: str) -> tuple[list[str], bool, bool]:
     return lexemes, only_or, bool(matches_empty)
 
 
-def text_search(qs: QuerySet[Game], records: QuerySet[Record], text: str) -> QuerySet[Game]:
+def text_search(
+    qs: QuerySet[Game], records: QuerySet[Record], text: str, *, user: Any
+) -> QuerySet[Game]:
     """Games whose players, or one of whose visible records' event, site or comments,
-    match.
+    match.  An event's name counts only where ``user`` may see the event (another
+    organiser's private event's name matches nothing for them).
 
     On PostgreSQL the match is the one full-text vector of a visible record (its
     event's name, site, Event tag and comments, and the game's players); so that a
@@ -54,7 +58,7 @@ def text_search(qs: QuerySet[Game], records: QuerySet[Record], text: str) -> Que
         from django.contrib.postgres.search import SearchQuery, SearchVector
 
         vector = SearchVector(
-            "upload__event__name",
+            _event_name(user),
             "site",
             "event_tag",
             "comments",
@@ -69,10 +73,12 @@ def text_search(qs: QuerySet[Game], records: QuerySet[Record], text: str) -> Que
             return qs.filter(whole)
         if not lexemes:  # no word at all ("--"): an empty query matches nothing
             return qs.none()
-        qs = qs.filter(pk__in=_holding_a_word(records, lexemes))
+        qs = qs.filter(pk__in=_holding_a_word(records, lexemes, user))
         return qs if only_or else qs.filter(whole)
+    shown = event_visible_q(user, "upload__event__")
+    by_name = Q(upload__event__name__icontains=text) & (shown if shown is not None else Q())
     in_record = records.filter(
-        Q(upload__event__name__icontains=text)
+        by_name
         | Q(event_tag__icontains=text)
         | Q(site__icontains=text)
         | Q(comments__icontains=text)
@@ -102,7 +108,14 @@ def _ts_query(written: str) -> Any:
     return Written(written)
 
 
-def _holding_a_word(records: QuerySet[Record], lexemes: list[str]) -> QuerySet[Any]:
+def _event_name(user: Any) -> Any:
+    """A record's upload's event's name where ``user`` may see that event, else ''."""
+    shown = event_visible_q(user, "upload__event__")
+    name = F("upload__event__name")
+    return name if shown is None else Case(When(shown, then=name), default=Value(""))
+
+
+def _holding_a_word(records: QuerySet[Record], lexemes: list[str], user: Any) -> QuerySet[Any]:
     """The ids of the games one of whose visible records' text vector holds one of
     ``lexemes``: through the players (every visible game has a visible record), the
     record's site, Event tag and comments, or its upload's event's name.  Each part is
@@ -123,7 +136,8 @@ def _holding_a_word(records: QuerySet[Record], lexemes: list[str]) -> QuerySet[A
         .values("game_id")
     )
     events = (
-        Event.objects.annotate(v=SearchVector("name", config="simple"))
+        Event.objects.visible_to(user)
+        .annotate(v=SearchVector("name", config="simple"))
         .filter(v=any_word)
         .order_by()
         .values("pk")

@@ -47,6 +47,12 @@ def _visible_q(user: Any, prefix: str = "") -> Q | None:
     return q
 
 
+def event_visible_q(user: Any, prefix: str = "") -> Q | None:
+    """The condition on an event (``prefix``: the path to it, e.g. ``"upload__event__"``)
+    that ``user`` may see it and its name: public, or theirs; None for staff (all)."""
+    return _visible_q(user, prefix)
+
+
 class UploadQuerySet(models.QuerySet["Upload"]):
     def visible_to(self, user: Any) -> UploadQuerySet:
         """Uploads ``user`` (or AnonymousUser/None) may see: one filter, no extra query."""
@@ -54,19 +60,45 @@ class UploadQuerySet(models.QuerySet["Upload"]):
         return self.all() if q is None else self.filter(q)
 
 
+class EventQuerySet(models.QuerySet["Event"]):
+    def visible_to(self, user: Any) -> EventQuerySet:
+        """Events whose name and details ``user`` may see: public ones, their own, all
+        for staff (a list shows only those with a game they may see: events/standings.py).
+        One filter, no extra query."""
+        q = _visible_q(user)
+        return self.all() if q is None else self.filter(q)
+
+
 class Event(models.Model):
-    """An organiser's event: uploads go into one of their owner's events."""
+    """An organiser's event: uploads go into one of their owner's events.  Names are
+    unique per owner, not across the archive; a private event (and its name) is shown
+    to its owner and staff only (docs/organisers.md, "Events")."""
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="events"
     )
     name = models.CharField(max_length=200)
     created_at = models.DateTimeField(default=timezone.now)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    site = models.CharField(max_length=200, blank=True)
+    description = models.TextField(blank=True, max_length=5000)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+
+    objects = EventQuerySet.as_manager()
 
     class Meta:
         ordering = ["name", "id"]
         constraints = [
             models.UniqueConstraint(fields=["owner", "name"], name="event_owner_name_unique"),
+            models.CheckConstraint(
+                condition=Q(end_date__isnull=True)
+                | Q(start_date__isnull=True)
+                | Q(end_date__gte=models.F("start_date")),
+                name="event_end_not_before_start",
+            ),
         ]
         indexes = [
             # the event filter (name, case ignored) and text search (PostgreSQL only)

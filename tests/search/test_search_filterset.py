@@ -12,11 +12,11 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
-from records.models import Fact, Game
+from records.models import Event, Fact, Game
 from replay import registry
 from search.filters import GameFilterSet
 from search.selectors import game_list
-from tests.conftest import Kgn, make_upload
+from tests.conftest import Kgn, make_upload, make_user
 
 #: the API's endpoints that take every game filter
 GAME_LISTS = (
@@ -29,9 +29,10 @@ GAME_LISTS = (
 
 @pytest.fixture
 def mixed(db: None) -> None:
+    organiser = make_user("organiser")  # one organiser: "Cup 0" and "Cup 1" are one event each
     for n, game in enumerate(registry.game_ids()):
         text = Kgn.write(Kgn.records(3, seed=80 + n, game=game, event=f"Cup {n % 2}"))
-        make_upload(text=text, name=f"{game}.kgn")
+        make_upload(owner=organiser, text=text, name=f"{game}.kgn")
 
 
 def _page_ids(query: str) -> tuple[int, list[int]]:
@@ -61,6 +62,8 @@ def test_the_page_and_the_api_find_the_same_games_in_the_same_order(mixed: None)
         "status=verified&sort=oldest",
         f"player={game.players[0]}&sort=shortest",
         "event=cup 1&actions_min=5&sort=played",
+        f"event={Event.objects.get(name='Cup 0').pk}&sort=oldest",
+        "event=organiser/Cup 0&status=verified",
         f"game=escalation-pierce&fact.{fact}.min=1&opt.special-lead=always",
         "players=4&date_from=2000&sort=score",
     ]

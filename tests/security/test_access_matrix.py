@@ -45,13 +45,19 @@ def _body(response: Any) -> str:
 
 
 #: pages that send an anonymous visitor to log in first, whatever the upload
-LOGIN_FIRST = ("records:upload-delete", "records:upload-reverify", "records:my-uploads")
+LOGIN_FIRST = (
+    "records:upload-delete",
+    "records:upload-reverify",
+    "records:my-uploads",
+    "events:event-edit",
+)
 #: pages of a private thing that name none of its players
 NAMELESS = (
     "records:upload-report",
     "records:upload-delete",
     "records:upload-reverify",
     "api:game-steps",
+    "events:event-edit",
 )
 
 

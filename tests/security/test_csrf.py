@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from records.models import Upload
+from records.models import Event, Upload
 from tests.security.world import (
     COUNTS,
     LISTS,
@@ -59,6 +59,7 @@ def _state(world: World) -> tuple[Any, ...]:
     return (
         sorted(Upload.objects.values_list("pk", "visibility", "status")),
         sorted(ApiToken.objects.values_list("pk", "revoked_at")),
+        sorted(Event.objects.values_list("pk", "name", "site", "description", "visibility")),
         world.owner.is_active,
     )
 

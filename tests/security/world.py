@@ -96,6 +96,7 @@ OBJECTS: dict[str, str] = {
     "viewer:game-detail": "/games/{game}/",
     "events:match-detail": "/matches/{event}/{match}/",
     "events:event-detail": "/events/{event}/",
+    "events:event-edit": "/events/{event}/edit/",
     "players:player-detail": "/players/{a}/",
     "players:player-versus": "/players/{a}/vs/{b}/",
     "records:upload-detail": "/uploads/{upload}/",

@@ -85,12 +85,12 @@ def test_event_list_shows_visible_events_with_their_counts(club):
     table = section(body, "events")
     assert "Club Cup" in table and "Hidden Night" not in body
     row = text(re.search(r"<tr>\s*<th scope=\"row\">.*?</tr>", table, flags=re.S).group(0))
-    assert row.startswith("Club Cup org 4 2024.05.01 – 2024.05.03")
+    assert row.startswith(f"Club Cup {club.pk} org 4 2024.05.01 – 2024.05.03")
     assert "Escalation (Charles Pierce) (3)" in row and "Escalation! (Reiner Knizia) (1)" in row
     owner = Client()
     owner.force_login(club.owner)
     mine = text(section(get("/events/", owner), "events"))
-    assert "Club Cup org 5 2024.05.01 – 2024.06.30" in mine
+    assert f"Club Cup {club.pk} org 5 2024.05.01 – 2024.06.30" in mine
 
 
 def test_event_page_shows_standings_cross_table_and_games(club):
