@@ -2,6 +2,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api import people, player_stats, ratings, replay, stats, views
+from api.mend import RecordDetailApi, RecordEditsApi
 
 app_name = "api"
 
@@ -11,6 +12,16 @@ urlpatterns = [
     path("games/<int:pk>/steps/", replay.GameStepsApi.as_view(), name="game-steps"),
     path("uploads/", views.UploadListApi.as_view(), name="upload-list"),
     path("uploads/<int:pk>/", views.UploadDetailApi.as_view(), name="upload-detail"),
+    path(
+        "uploads/<int:pk>/records/<int:index>/",
+        RecordDetailApi.as_view(),
+        name="record-detail",
+    ),
+    path(
+        "uploads/<int:pk>/records/<int:index>/edits/",
+        RecordEditsApi.as_view(),
+        name="record-edits",
+    ),
     path("events/", people.EventListApi.as_view(), name="event-list"),
     path("events/<int:pk>/", people.EventDetailApi.as_view(), name="event-detail"),
     path("events/<int:pk>/games/", people.EventGamesApi.as_view(), name="event-games"),
