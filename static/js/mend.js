@@ -60,8 +60,15 @@
     var column = Math.max((parseInt(textarea.dataset.errorColumn, 10) || 1) - 1, 0);
     var start = Math.min(column, text.length);
     var end = start;
-    while (end < text.length && !/\s/.test(text.charAt(end))) end += 1;
-    cm.addLineClass(line, "background", "mend-error-line");
+    var rest = text.slice(start);
+    if (/^\d+\./.test(rest)) {
+      // an action ("32. E: JD"): up to the next move number
+      var next = rest.slice(1).search(/\s\d+\./);
+      end = next < 0 ? start + rest.replace(/\s+$/, "").length : start + 1 + next;
+    } else {
+      while (end < text.length && !/\s/.test(text.charAt(end))) end += 1;
+    }
+    cm.addLineClass(line, "wrap", "mend-error-line");
     cm.addLineClass(line, "gutter", "mend-error-gutter");
     if (end > start) {
       cm.markText({ line: line, ch: start }, { line: line, ch: end }, {
