@@ -49,6 +49,7 @@ def test_a_record_shows_its_text_error_and_links(client: APIClient) -> None:
     assert body["status"] == "rejected" and body["text"] == record.source
     assert body["original_text"] == record.source and body["edits"] == []
     assert body["error"]["line"] == record.error_line
+    assert record.error_line is not None
     assert body["error"]["text_line"] == record.error_line - record.first_line + 1
     assert body["error"]["action"] == record.error_action
     assert body["may_edit"] is False and body["pending"] is False  # anonymous

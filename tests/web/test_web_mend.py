@@ -42,6 +42,7 @@ def test_the_owner_sees_the_editor_with_the_error_marked() -> None:
     client = Client()
     client.force_login(owner)
     body = client.get(_page(upload)).content.decode()
+    assert record.error_line is not None
     line = record.error_line - record.first_line + 1
     assert f'data-error-line="{line}"' in body
     assert f'data-error-column="{record.error_column}"' in body
@@ -162,6 +163,7 @@ def test_an_organiser_mends_a_rejected_record_in_the_editor(
     # the editor opens on the error: its line marked, its column marked, its message
     editor = page.locator("#mend-editor")
     expect(editor).to_be_visible()
+    assert bad.error_line is not None
     line = bad.error_line - bad.first_line + 1
     marked = page.locator(".mend-error-line")
     expect(marked).to_have_count(1)
