@@ -202,6 +202,41 @@ def test_the_sweep_finds_edits_left_pending(settings: Any) -> None:
     assert edits_stalled(now=timezone.now() + timedelta(minutes=2)) == [edit.pk]
 
 
+def test_the_sweep_sends_a_stalled_edit_and_the_task_stores_its_verdict(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from records import tasks
+
+    owner = make_user("organiser")
+    _, record = _bad_upload(owner, seed=15)
+    edit = edit_submit(user=owner, record=record, text=Kgn.valid(1, seed=15))
+    RecordEdit.objects.filter(pk=edit.pk).update(created_at=timezone.now() - timedelta(minutes=2))
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.verify_edit, "delay", sent.append)
+    tasks.sweep_uploads()
+    assert sent == [edit.pk]
+    tasks.verify_edit.run(edit.pk)  # the task's body, in this process
+    record.refresh_from_db()
+    assert record.status == "verified" and record.edits.get().status == EditStatus.DONE
+    sent.clear()
+    tasks.sweep_uploads()
+    assert sent == []
+
+
+def test_the_report_rows_link_to_the_record_page() -> None:
+    from records.reports import report_csv, report_json
+
+    upload, _ = _bad_upload(make_user("organiser"), seed=16)
+    (row,) = json.loads("".join(report_json(upload)))["rejected"]
+    assert row["edit"] == f"/uploads/{upload.pk}/records/3/"
+    header, line = "".join(report_csv(upload)).splitlines()
+    assert header.split(",")[-1] == "edit" and line.endswith(f",/uploads/{upload.pk}/records/3/")
+
+
 def _ratings_and_profiles() -> tuple[Any, ...]:
     history = RatingHistory.objects.order_by("kind", "game_id", "player_id")
     fields = [f.attname for f in RatingHistory._meta.fields[1:]]
