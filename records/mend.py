@@ -158,8 +158,8 @@ def diff_lines(diff: str) -> list[tuple[str, str]]:
     """A unified diff's lines, each with its kind: ``head``, ``hunk``, ``add``,
     ``del`` or ``same`` (for a page to colour)."""
     lines = []
-    for line in diff.split("\n") if diff else []:
-        if line.startswith(("---", "+++")):
+    for k, line in enumerate(diff.split("\n") if diff else []):
+        if k < 2 and line.startswith(("---", "+++")):  # the header: the two texts' names
             kind = "head"
         elif line.startswith("@@"):
             kind = "hunk"

@@ -133,6 +133,26 @@ def test_later_uploads_duplicate_marks_follow_the_mend() -> None:
     assert Game.objects.filter(pk=theirs.game_id).exists()  # still held by the later one
 
 
+def test_a_record_of_a_zip_member_keeps_its_place_and_its_file() -> None:
+    import io
+    import zipfile
+
+    owner = make_user("organiser")
+    illegal, _ = Kgn.illegal(seed=17)
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as archive:
+        archive.writestr("day1.kgn", Kgn.valid(2, seed=18))
+        archive.writestr("day2.kgn", Kgn.valid(1, seed=19) + "\n" + illegal)
+    upload = make_upload(owner=owner, text=data.getvalue(), name="cup.zip")
+    record = upload.records.get(index=4)
+    place = (record.part_name, record.part_index, record.first_line)
+    assert place[:2] == ("day2.kgn", 2) and record.status == "rejected"
+    _mend(owner, record, "\n\n" + Kgn.valid(1, seed=17))
+    assert (record.part_name, record.part_index, record.first_line) == place
+    assert record.status == "verified" and record.index == 4
+    assert record.last_line == place[2] + len(record.source.split("\n")) - 1
+
+
 def test_a_verified_record_may_be_mended_into_a_rejected_one() -> None:
     owner = make_user("organiser")
     upload = make_upload(owner=owner, text=Kgn.valid(2, seed=8))
