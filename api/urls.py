@@ -2,6 +2,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api import people, player_stats, ratings, replay, stats, uploads, views
+from api.mend import RecordDetailApi, RecordEditsApi
 
 app_name = "api"
 
@@ -12,6 +13,16 @@ urlpatterns = [
     path("uploads/", views.UploadListApi.as_view(), name="upload-list"),
     path("uploads/<int:pk>/", views.UploadDetailApi.as_view(), name="upload-detail"),
     path("uploads/<int:pk>/reverify/", uploads.UploadReverifyApi.as_view(), name="upload-reverify"),
+    path(
+        "uploads/<int:pk>/records/<int:index>/",
+        RecordDetailApi.as_view(),
+        name="record-detail",
+    ),
+    path(
+        "uploads/<int:pk>/records/<int:index>/edits/",
+        RecordEditsApi.as_view(),
+        name="record-edits",
+    ),
     path("events/", people.EventListApi.as_view(), name="event-list"),
     path("events/<int:pk>/", people.EventDetailApi.as_view(), name="event-detail"),
     path("events/<int:pk>/games/", people.EventGamesApi.as_view(), name="event-games"),

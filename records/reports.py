@@ -3,7 +3,8 @@
 A row gives the record's place in the upload (``index``), the KGN file it is in (the
 upload itself, or the member of a zip) and its place there (``file_index``), the line,
 column and action of the fault (NOTATION.md §8), the reason, and the lines of the
-record around the fault.  Rows are streamed from the database in index order, so a
+record around the fault, and ``edit``: the record's page, where its uploader mends it
+in an editor (records/mend.py).  Rows are streamed from the database in index order, so a
 report of an upload with a million records never sits whole in memory.
 """
 
@@ -15,9 +16,11 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from django.urls import reverse
+
 from records.models import GameStatus, Record, Upload
 
-FIELDS = ("index", "file", "file_index", "game", "line", "column", "action", "reason")
+FIELDS = ("index", "file", "file_index", "game", "line", "column", "action", "reason", "edit")
 #: lines shown before and after the faulty one
 AROUND = 2
 
@@ -62,7 +65,15 @@ _COLUMNS = (
 )
 
 
-def row(record: Record) -> dict[str, Any]:
+def edit_paths(upload: Upload) -> str:
+    """The path of the upload's record pages, waiting for a record's index and "/"
+    (reversed once per report, not once per row)."""
+    one = reverse("records:record-mend", kwargs={"pk": upload.pk, "index": 1})
+    return one[: -len("1/")]
+
+
+def row(record: Record, edits: str = "") -> dict[str, Any]:
+    """A report's row for ``record``; ``edits``: :func:`edit_paths` of its upload."""
     return {
         "index": record.index,
         "file": record.part_name,
@@ -72,6 +83,7 @@ def row(record: Record) -> dict[str, Any]:
         "column": record.error_column,
         "action": record.error_action,
         "reason": record.error_message,
+        "edit": f"{edits}{record.index}/" if edits else "",
     }
 
 
@@ -79,8 +91,9 @@ def report_json(upload: Upload) -> Iterator[str]:
     """``{"upload": id, "name": ..., "rejected": [rows with "lines"]}``, in pieces."""
     head = {"upload": upload.pk, "name": upload.original_name}
     yield json.dumps(head)[:-1] + ', "rejected": ['
+    edits = edit_paths(upload)
     for k, record in enumerate(rejected(upload)):
-        item = {**row(record), "lines": excerpt(record)}
+        item = {**row(record, edits), "lines": excerpt(record)}
         yield ("," if k else "") + json.dumps(item)
     yield "]}\n"
 
@@ -90,8 +103,9 @@ def report_csv(upload: Upload) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(FIELDS)
+    edits = edit_paths(upload)
     for record in rejected(upload):
-        values = row(record)
+        values = row(record, edits)
         writer.writerow(["" if values[f] is None else values[f] for f in FIELDS])
         if buffer.tell() > 64 * 1024:
             yield buffer.getvalue()

@@ -13,6 +13,7 @@ from celery import shared_task
 from django.conf import settings
 
 from records.ingest import batch_verify, ingest_sweep, upload_scan
+from records.mend import VERIFY_EDIT, edit_verify, edits_stalled
 from records.reverify import reverify_chunk as reverify_chunk_service
 from records.services import VERIFY_UPLOAD
 
@@ -50,6 +51,8 @@ def sweep_uploads() -> None:
         verify_upload.delay(upload_id)
     for batch_id in found.batches:
         verify_batch.delay(batch_id)
+    for edit_id in edits_stalled():
+        verify_edit.delay(edit_id)
 
 
 @shared_task(
@@ -60,3 +63,15 @@ def sweep_uploads() -> None:
 def reverify_chunk(run_id: int, number: int, first_id: int, last_id: int) -> None:
     """Judge one chunk of a reverify run again (stored once however often delivered)."""
     reverify_chunk_service(run_id=run_id, number=number, first_id=first_id, last_id=last_id)
+
+
+@shared_task(
+    name=VERIFY_EDIT,
+    acks_late=True,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+)
+def verify_edit(edit_id: int) -> None:
+    """Judge one edit of a record and store its verdict (stored once however often
+    delivered)."""
+    edit_verify(edit_id=edit_id)

@@ -4,6 +4,7 @@ organiser's desk (My uploads, re-verifying an upload)."""
 from django.urls import path, re_path
 
 from records import desk_views, views
+from records.mend_views import record_mend
 
 app_name = "records"
 
@@ -14,6 +15,7 @@ urlpatterns = [
     path("uploads/<int:pk>/live/", views.upload_live, name="upload-live"),
     path("uploads/<int:pk>/delete/", views.upload_delete_view, name="upload-delete"),
     path("uploads/<int:pk>/reverify/", desk_views.upload_reverify_view, name="upload-reverify"),
+    path("uploads/<int:pk>/records/<int:index>/", record_mend, name="record-mend"),
     re_path(
         r"^uploads/(?P<pk>[0-9]+)/report\.(?P<fmt>json|csv)$",
         views.upload_report,

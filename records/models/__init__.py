@@ -8,6 +8,7 @@ everyone, private ones to their owner and to staff; a game is visible while one
 record of it is.  Every page, API call and export starts from it.
 """
 
+from records.models.edits import EditStatus, RecordEdit
 from records.models.games import (
     Fact,
     Game,
@@ -42,6 +43,7 @@ from records.models.uploads import (
 __all__ = [
     "Batch",
     "BatchStatus",
+    "EditStatus",
     "Event",
     "Fact",
     "Game",
@@ -52,6 +54,7 @@ __all__ = [
     "PlayerAudit",
     "PlayerName",
     "Record",
+    "RecordEdit",
     "RecordQuerySet",
     "Reverify",
     "ReverifyChange",
