@@ -94,7 +94,7 @@ def test_todays_players_split_by_uploader_without_loss(settings: Any) -> None:
         for player in found:
             assert PlayerName.objects.get(owner=player.owner, key=player.key).player == player
     shared_game = Game.objects.get(pk=shared.game_id)
-    assert {s.player.owner.username for s in shared_game.seats.all()} == {"demo"}
+    assert {s.player.owner_id for s in shared_game.seats.all()} == {shared.upload.owner_id}
 
     # derived data follows through the workers' incremental path and equals a rebuild
     call_command("ratings", verbosity=0)
