@@ -64,7 +64,9 @@ def claim_create(*, user: Any, player: Player, message: str = "") -> PlayerClaim
     if len(message) > TEXT_LENGTH:
         raise ValidationError({"message": [f"at most {TEXT_LENGTH} characters"]})
     with transaction.atomic():
-        locked = Player.objects.select_for_update().select_related("claimed_by", "merged_into")
+        locked = Player.objects.select_for_update(of=("self",)).select_related(
+            "claimed_by", "merged_into"
+        )
         player = locked.get(pk=player.pk)
         refusal = claim_refusal(user=user, player=player)
         if refusal:
