@@ -183,7 +183,7 @@ def test_who_may_merge_and_split_what(archive: dict[str, Any]) -> None:
     games = sorted(Seat.objects.filter(player=dee).values_list("game_id", flat=True))
     with pytest.raises(ValidationError, match="at least one game"):
         split_as(user=club, player=dee, game_ids=games)
-    other = Game.objects.exclude(pk__in=games).values_list("pk", flat=True).first()
+    other = Game.objects.exclude(pk__in=games).values_list("pk", flat=True)[0]
     with pytest.raises(ValidationError, match=f"games {other} do not have this player"):
         split_as(user=club, player=dee, game_ids=[games[0], other])
     with pytest.raises(ValidationError, match="at least one"):
@@ -257,7 +257,7 @@ def test_the_audit_log_hides_the_games_a_viewer_may_not_see(archive: dict[str, A
     dee = archive["dee"]
     private = Game.objects.filter(public=False).get()
     public = Seat.objects.filter(player=dee, game__public=True).values_list("game_id", flat=True)
-    split_as(user=club, player=dee, game_ids=[private.pk, public.first()])
+    split_as(user=club, player=dee, game_ids=[private.pk, public[0]])
     owner = Client()
     owner.force_login(club)
     assert f'href="/games/{private.pk}/"' in owner.get(f"/players/{dee.pk}/").content.decode()
