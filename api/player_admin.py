@@ -26,7 +26,7 @@ from api.player_admin_serializers import (
     DecideInput,
     MergeInput,
     MergeOutput,
-    PlayerRefOutput,
+    PlayerNamespaceOutput,
     SplitInput,
 )
 from api.schema import _ERRORS, _THROTTLED
@@ -219,7 +219,7 @@ class PlayerSplitApi(APIView):
         description="The player's seats in `games` (games you may see) move to a new "
         "player of the same namespace and name.  At least one game must stay.",
         request=SplitInput,
-        responses={201: PlayerRefOutput, **_WRITE_ERRORS},
+        responses={201: PlayerNamespaceOutput, **_WRITE_ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
         user = _signed_in(request)
@@ -229,7 +229,7 @@ class PlayerSplitApi(APIView):
         data = payload.validated_data
         new = split_as(user=user, player=player, game_ids=data["games"], note=data["note"])
         return Response(
-            PlayerRefOutput(player_get(pk=new.pk), context=_ctx(request)).data,
+            PlayerNamespaceOutput(player_get(pk=new.pk), context=_ctx(request)).data,
             status=status.HTTP_201_CREATED,
         )
 

@@ -12,7 +12,7 @@ from players.claims import TEXT_LENGTH
 from players.models import ClaimStatus
 
 
-class PlayerRefOutput(PlayerIdentityFields):
+class PlayerNamespaceOutput(PlayerIdentityFields):
     """A player as the claims and the audit log name it."""
 
     id = serializers.IntegerField(source="pk")
@@ -25,7 +25,7 @@ class PlayerRefOutput(PlayerIdentityFields):
 
 class ClaimOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="pk")
-    player = PlayerRefOutput()
+    player = PlayerNamespaceOutput()
     user = serializers.CharField(source="user.username", help_text="the claimant")
     message = serializers.CharField()
     status = serializers.ChoiceField(choices=ClaimStatus.choices)
@@ -77,7 +77,7 @@ class SplitInput(serializers.Serializer[Any]):
 
 class MergeOutput(serializers.Serializer[Any]):
     seats = serializers.IntegerField(help_text="seats moved")
-    player = PlayerRefOutput(help_text="the player merged into")
+    player = PlayerNamespaceOutput(help_text="the player merged into")
 
 
 class AuditOutput(serializers.Serializer[Any]):
