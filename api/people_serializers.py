@@ -250,7 +250,40 @@ class ScoresheetOutput(serializers.Serializer[Any]):
 # --- players ---------------------------------------------------------------------------
 
 
-class PlayerListOutput(serializers.Serializer[Any]):
+def _username(user: Any) -> str | None:
+    return str(user.get_username()) if user is not None else None
+
+
+class PlayerIdentityFields(serializers.Serializer[Any]):
+    """Whose namespace a player is in, its PlayerIds id and the account that claimed it
+    (read from the Player at ``player_source``: the object itself, or ``.player``)."""
+
+    player_source = ""
+    namespace = serializers.SerializerMethodField(
+        help_text="the username of the account whose namespace the player is in (null: a "
+        "deleted account)"
+    )
+    pid = serializers.SerializerMethodField(help_text="the PlayerIds id ('' when none)")
+    claimed_by = serializers.SerializerMethodField(
+        help_text="the username of the account whose claim was approved (null: unclaimed)"
+    )
+
+    def _player(self, obj: Any) -> Any:
+        return getattr(obj, self.player_source) if self.player_source else obj
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_namespace(self, obj: Any) -> str | None:
+        return _username(self._player(obj).owner)
+
+    def get_pid(self, obj: Any) -> str:
+        return str(self._player(obj).pid)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_claimed_by(self, obj: Any) -> str | None:
+        return _username(self._player(obj).claimed_by)
+
+
+class PlayerListOutput(PlayerIdentityFields):
     id = serializers.IntegerField(source="pk")
     name = serializers.SerializerMethodField()
     games = serializers.IntegerField(help_text="games you may see")
@@ -304,8 +337,10 @@ class PartnerOutput(serializers.Serializer[Any]):
     draws = serializers.IntegerField()
 
 
-class PlayerDetailOutput(serializers.Serializer[Any]):
+class PlayerDetailOutput(PlayerIdentityFields):
     """A player's profile over the games you may see (players.selectors.Profile)."""
+
+    player_source = "player"
 
     id = serializers.IntegerField(source="player.pk")
     name = serializers.SerializerMethodField()

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import people, player_stats, ratings, replay, stats, uploads, views
+from api import people, player_admin, player_stats, ratings, replay, stats, uploads, views
 from api.mend import RecordDetailApi, RecordEditsApi
 
 app_name = "api"
@@ -29,6 +29,27 @@ urlpatterns = [
     path("matches/", people.MatchListApi.as_view(), name="match-list"),
     path("matches/<str:event>/<path:key>/", people.MatchDetailApi.as_view(), name="match-detail"),
     path("players/", people.PlayerListApi.as_view(), name="player-list"),
+    # claims, merges, splits and the audit log (api/player_admin.py)
+    path("players/claims/", player_admin.ClaimListApi.as_view(), name="player-claims"),
+    path(
+        "players/claims/<int:pk>/approve/",
+        player_admin.ClaimApproveApi.as_view(),
+        name="player-claim-approve",
+    ),
+    path(
+        "players/claims/<int:pk>/refuse/",
+        player_admin.ClaimRefuseApi.as_view(),
+        name="player-claim-refuse",
+    ),
+    path(
+        "players/claims/<int:pk>/withdraw/",
+        player_admin.ClaimWithdrawApi.as_view(),
+        name="player-claim-withdraw",
+    ),
+    path("players/<int:pk>/claim/", player_admin.PlayerClaimApi.as_view(), name="player-claim"),
+    path("players/<int:pk>/merge/", player_admin.PlayerMergeApi.as_view(), name="player-merge"),
+    path("players/<int:pk>/split/", player_admin.PlayerSplitApi.as_view(), name="player-split"),
+    path("players/<int:pk>/audit/", player_admin.PlayerAuditApi.as_view(), name="player-audit"),
     path("players/<int:pk>/", people.PlayerDetailApi.as_view(), name="player-detail"),
     path("players/<int:pk>/games/", people.PlayerGamesApi.as_view(), name="player-games"),
     path("players/<int:pk>/stats/", player_stats.PlayerStatsApi.as_view(), name="player-stats"),

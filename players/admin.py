@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from players.merge import player_merge
+from players.models import PlayerClaim
 from records.models import Player
 
 
@@ -61,3 +62,15 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name", "key", "pid", "owner__username"]
     raw_id_fields = ["merged_into", "owner", "claimed_by"]
     actions = [merge_players]
+
+
+@admin.register(PlayerClaim)
+class PlayerClaimAdmin(admin.ModelAdmin):
+    """Claims, to look at: they are decided on the Claims page (players/desk_views.py),
+    which writes the audit log."""
+
+    list_display = ["player", "user", "status", "created_at", "decided_by", "decided_at"]
+    list_filter = ["status"]
+    search_fields = ["player__name", "user__username"]
+    raw_id_fields = ["player", "user", "decided_by"]
+    readonly_fields = ["status", "decided_at", "decided_by"]

@@ -13,11 +13,15 @@ number of games.  Registered through ``records.models``.
 - :class:`ProfileChange`: the queue of games whose change the aggregates have not
   followed yet (players/aggregate_queue.py): written in the changing transaction, drained
   by one writer; a profile adds the queued games of its player live.
+
+And :class:`PlayerClaim`: an account's claim to be a player (players/claims.py).
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from records.models import Game, Player
 
@@ -158,3 +162,46 @@ class ProfileChange(models.Model):
 def pair_key(player: int, other: int) -> int:
     """``ProfilePair.key`` of the two players."""
     return (player << 32) | other
+
+
+class ClaimStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    APPROVED = "approved", "Approved"
+    REFUSED = "refused", "Refused"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+
+
+class PlayerClaim(models.Model):
+    """An account's claim to be a player (players/claims.py): pending until the
+    namespace's owner (or staff) approves it, which sets ``Player.claimed_by``, or
+    refuses it; the claimant may withdraw it while it is pending.  One pending claim per
+    player and account."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims"
+    )
+    message = models.CharField(max_length=500, blank=True)  # the claimant's, to the owner
+    status = models.CharField(
+        max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.PENDING
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.CharField(max_length=500, blank=True)  # the decider's, to the claimant
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "user"],
+                condition=models.Q(status="pending"),
+                name="player_claim_one_pending",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "player"], name="player_claim_status")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} claims {self.player_id} ({self.status})"

@@ -29,7 +29,8 @@ def player_list(*, user: Any, q: str = "") -> QuerySet[Player]:
     seen = Seat.objects.filter(
         player=OuterRef("pk"), game__in=Game.objects.visible_to(user)
     ).order_by("game_id")
-    players = Player.objects.filter(merged_into__isnull=True).annotate(
+    players = Player.objects.filter(merged_into__isnull=True).select_related("owner", "claimed_by")
+    players = players.annotate(
         seen_text=Subquery(seen.values("game__players_text")[:1]),
         seen_seat=Subquery(seen.values("seat")[:1]),
     )
@@ -75,7 +76,7 @@ def player_get(*, pk: int | str) -> Player:
     """The player ``pk`` (an alias too: the caller redirects it); Http404 when missing.
     Whether the viewer may see any of its games is :func:`player_games`'s business."""
     try:
-        return Player.objects.select_related("merged_into").get(pk=int(pk))
+        return Player.objects.select_related("merged_into", "owner", "claimed_by").get(pk=int(pk))
     except (Player.DoesNotExist, ValueError, TypeError):
         raise Http404("no such player") from None
 

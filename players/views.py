@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from lib.paging import page_of
 from players.aggregated_profile import player_profile
+from players.desk_views import player_desk_context
 from players.profile import player_results
 from players.selectors import player_games, player_get, player_list, player_name, shown_name
 from players.streaks import form_from_results
@@ -91,6 +92,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "page": page,
         "page_range": page_range,
         **player_ratings_context(user=request.user, player=player),
+        **player_desk_context(request, player),  # namespace, claims, merge, split, audit
     }
     return render(request, "players/player_detail.html", context)
 

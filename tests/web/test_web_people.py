@@ -182,7 +182,8 @@ def test_player_list_counts_visible_games_and_searches(club):
     body = get("/players/")
     table = section(body, "players")
     counts = [text(r) for r in re.findall(r"<tr><th scope=\"row\">.*?</tr>", table, flags=re.S)]
-    assert counts == ["Ann 4", "Cid 3", "Bob 2"]  # most games first; private ones left out
+    # most games first, each with its namespace; private ones left out
+    assert counts == ["Ann · org 4", "Cid · org 3", "Bob · org 2"]
     assert "Secret" not in body
     found = section(get("/players/?q=  bO "), "players")  # spaces and case do not matter
     assert row_names(found) == ["Bob"]
