@@ -18,6 +18,7 @@ import pytest
 from players.models import ClaimStatus, PlayerClaim
 from records.models import Player, PlayerAction, PlayerAudit
 from tests.conftest import Kgn, make_upload, make_user
+from tests.web.test_web_quality import _axe
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -77,7 +78,14 @@ def test_a_claim_is_approved_and_shown(
     claims = page.locator("#claims-to-decide")
     expect(claims).to_contain_text("I played at the club in May")
     snap(page, "claims-to-decide")
-    claims.get_by_role("button", name="Approve dee's claim").click()
+    assert not _axe(page)  # accessible (tests/web/test_web_quality.py's rules)
+    page.goto(f"{base}/players/{player.pk}/")
+    expect(page.locator("#pending-claims")).to_contain_text("dee")
+    assert not _axe(page)
+    page.goto(f"{base}/players/{player.pk}/split/")
+    assert not _axe(page)
+    page.goto(f"{base}/players/claims/")
+    page.locator("#claims-to-decide").get_by_role("button", name="Approve dee's claim").click()
     expect(page.locator(".flash")).to_contain_text("dee is now shown as Dee.")
     expect(page.locator("#claims-to-decide")).to_have_count(0)
 

@@ -16,6 +16,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
+from players.claims import claim_create
 from records.models import Event, Game, Player, Record, Upload
 from replay import registry
 from tests.conftest import Kgn, make_upload, make_user
@@ -79,6 +80,13 @@ def test_the_main_pages_are_valid_html(tmp_path: Path) -> None:
     pages["/uploads/"] = client.get(reverse("records:my-uploads"))
     mine = Upload.objects.filter(owner=archive["owner"])[0].pk
     pages["/uploads/reverify/"] = client.get(reverse("records:upload-reverify", args=[mine]))
+    # the players' desk as the namespace's owner, with a claim pending (players/desk_views)
+    player = Player.objects.filter(owner=archive["owner"]).order_by("pk")[0]
+    claim_create(user=make_user("claimant"), player=player, message="me")
+    for name in ("player-detail", "player-merge", "player-split"):
+        url = reverse(f"players:{name}", args=[player.pk])
+        pages[f"{url} (owner)"] = client.get(url + ("?q=a" if name == "player-merge" else ""))
+    pages["/players/claims/"] = client.get(reverse("players:claims"))
     pages["/no-such-page/"] = client.get("/no-such-page/")
     for n, (url, response) in enumerate(pages.items()):
         assert response.status_code in (200, 404), url
