@@ -180,23 +180,32 @@ def import_paths(
     now: bool = False,
     event: Event | None = None,
     progress: Callable[[Upload, int, int], None] | None = None,
+    refused: Callable[[Path, ValidationError], None] | None = None,
 ) -> list[Upload]:
     """One upload per file found under ``paths``, into ``event`` (None: each named by
     its first record's Event tag).  ``now=False`` sends each to the workers;
     ``now=True`` verifies them in this process (no worker needed) and returns them
     with their counts filled in.  ``progress(upload, file number, files)`` is called
-    as each file is stored and, with ``now``, after each of its batches."""
+    as each file is stored and, with ``now``, after each of its batches.  A file
+    refused at the door (no KGN record in it, over a limit) raises its ValidationError,
+    or with ``refused`` is reported there and skipped (nothing of it is kept)."""
     uploads = []
     files = _expand(paths)
     for number, path in enumerate(files, start=1):
-        with path.open("rb") as fh:
-            upload = upload_create(
-                owner=owner,
-                file=File(fh, name=path.name),
-                visibility=visibility,
-                event=event,
-                enqueue=not now,
-            )
+        try:
+            with path.open("rb") as fh:
+                upload = upload_create(
+                    owner=owner,
+                    file=File(fh, name=path.name),
+                    visibility=visibility,
+                    event=event,
+                    enqueue=not now,
+                )
+        except ValidationError as exc:
+            if refused is None:
+                raise
+            refused(path, exc)
+            continue
         if progress is not None:
             progress(upload, number, len(files))
         if now:

@@ -158,6 +158,7 @@ def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, list[
         },
         "/api/uploads/{id}/": [{"id": u.pk} for u in uploads],
         "/api/uploads/{id}/records/{index}/": [{"id": public.pk, "index": 5}],
+        "/api/uploads/{id}/reverify/": [{"id": u.pk} for u in uploads],
         "/api/events/{id}/": [{"id": u.event_id} for u in uploads if u.event_id],
         "/api/events/{id}/games/": [{"id": u.event_id} for u in uploads if u.event_id],
         "/api/matches/{event}/{key}/": [{"event": str(cup.event_id), "key": "M1"}],

@@ -120,3 +120,23 @@ def test_demo_setup_refuses_without_debug(settings: Any) -> None:
     with pytest.raises(CommandError, match="DEBUG"):
         _run("demo_setup")
     assert not get_user_model().objects.filter(username="demo").exists()
+
+
+def test_import_kgn_skips_a_file_without_a_record_and_says_so(
+    tmp_path: Path, kgn: Any, user_factory: Any
+) -> None:
+    user_factory("alice")
+    (tmp_path / "a.kgn").write_text(kgn.valid(2, seed=3))
+    (tmp_path / "b.kgn").write_text("minutes of the meeting\n")
+    (tmp_path / "c.kgn").write_bytes(b"")
+    out, err = StringIO(), StringIO()
+    call_command("import_kgn", str(tmp_path), "--now", "--owner", "alice", stdout=out, stderr=err)
+    assert [u.original_name for u in Upload.objects.all()] == ["a.kgn"]
+    assert "2 found, 2 verified" in out.getvalue()
+    said = err.getvalue()
+    assert f"skipped {tmp_path / 'b.kgn'}: b.kgn, line 1, column 1: no KGN record" in said
+    assert f"skipped {tmp_path / 'c.kgn'}: c.kgn is empty: no KGN record" in said
+    (tmp_path / "a.kgn").unlink()
+    with pytest.raises(CommandError, match="no file was taken: 2 refused"):
+        call_command("import_kgn", str(tmp_path), "--now", stdout=out, stderr=StringIO())
+    assert Upload.objects.count() == 1

@@ -60,6 +60,7 @@ class Command(BaseCommand):
         owner = self._owner(options["owner"])
         visibility = Visibility.PRIVATE if options["private"] else Visibility.PUBLIC
         bar = Bar(cast(TextIO, self.stderr._out), total=0, label="import")  # the terminal, unstyled
+        skipped: list[str] = []  # files refused at the door (nothing of them kept)
         try:
             event = event_pick(owner=owner, name=options["event"])
             uploads = import_paths(
@@ -73,11 +74,14 @@ class Command(BaseCommand):
                     total=upload.records_found,
                     note=f"file {number}/{files} {upload.original_name}",
                 ),
+                refused=lambda path, exc: skipped.append(f"{path}: {'; '.join(exc.messages)}"),
             )
         except ValidationError as exc:
             bar.finish()
             raise CommandError("; ".join(exc.messages)) from None
         bar.finish()
+        for line in skipped:
+            self.stderr.write(f"skipped {line}")
         if options["wait"] and uploads:
             uploads = self._wait(uploads)
         for upload in uploads:
@@ -91,6 +95,8 @@ class Command(BaseCommand):
                 )
             else:
                 self.stdout.write(f"upload {upload.pk} {upload.original_name}: queued")
+        if not uploads and skipped:
+            raise CommandError(f"no file was taken: {len(skipped)} refused (above)")
         if not uploads:
             self.stderr.write("no .kgn, .kgn.gz or .zip files found")
 
