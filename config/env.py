@@ -26,6 +26,9 @@ SQLITE_INIT_COMMAND = (
 )
 
 
+#: the checkout's local settings file (``make run`` writes it); not ``.env``, which
+#: docker-compose.yml reads for the containers (a copy of .env.example)
+LOCAL_ENV = ".env.local"
 #: values of KIBITZ_DOTENV that read no file (the test suite's: tests see CI's settings)
 _DOTENV_OFF = frozenset({"off", "0", "no", "false", "none", ""})
 
@@ -36,14 +39,14 @@ def read_dotenv(base: Path) -> Path | None:
 
     ``KIBITZ_DOTENV`` names it (a path; a relative one is taken from ``base``) or turns
     it off (``off``: the test suite's setting, pyproject.toml and scripts/test.sh);
-    unset, ``base/.env`` is read when it exists (``make run`` writes one choosing the
+    unset, ``base/.env.local`` is read when it exists (``make run`` writes one choosing the
     development profile).  Its values only fill variables the environment does not set:
     whatever the caller exports wins.  A production host has no such file, so
     production's checks (SECRET_KEY, ALLOWED_HOSTS) are exactly as strict."""
     choice = _raw("KIBITZ_DOTENV")
     if choice is not None and choice.lower() in _DOTENV_OFF:
         return None
-    path = Path(choice).expanduser() if choice else base / ".env"
+    path = Path(choice).expanduser() if choice else base / LOCAL_ENV
     path = path if path.is_absolute() else base / path
     if not path.is_file():
         if choice:

@@ -7,7 +7,7 @@ Two profiles, chosen by DEBUG (default off):
 - production (DEBUG unset or 0): SECRET_KEY and ALLOWED_HOSTS are required, HTTPS only
   (secure cookies, SSL redirect, HSTS), `manage.py check --deploy` is clean.
 
-A checkout's ``.env`` (written by ``make run``: DEBUG=1) fills the variables the
+A checkout's ``.env.local`` (written by ``make run``: DEBUG=1) fills the variables the
 environment leaves unset, so local ``manage.py`` commands run in the development
 profile; ``KIBITZ_DOTENV`` names another file or ``off`` (the tests).
 
@@ -39,7 +39,7 @@ from config.env import (
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 VAR_DIR.mkdir(exist_ok=True)
-#: the checkout's local settings file when there is one (``make run`` writes ``.env``
+#: the checkout's local settings file when there is one (``make run`` writes ``.env.local``
 #: with DEBUG=1): it fills only what the environment leaves unset (config/env.py)
 DOTENV = read_dotenv(BASE_DIR)
 

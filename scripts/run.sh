@@ -2,7 +2,7 @@
 # make run: migrate, load the demo archive, start a Celery worker (with beat) and the
 # web server on http://127.0.0.1:8000.  Embedded defaults: SQLite and a filesystem
 # broker under var/, so nothing else has to run.  Ctrl-C stops everything.
-# It also writes .env (git-ignored; when there is none: scripts/dev_env.sh) choosing
+# It also writes .env.local (git-ignored; when there is none: scripts/dev_env.sh) choosing
 # the development profile, which config/settings.py reads: manage.py commands then run
 # as the README shows them, without exporting DEBUG=1 by hand.
 set -euo pipefail

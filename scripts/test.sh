@@ -8,7 +8,7 @@ PY=.venv/bin/python
 source scripts/_services.sh
 
 export DEBUG=1
-# a developer's .env (make run) is not read: the tests see the settings CI sees
+# a developer's .env.local (make run) is not read: the tests see the settings CI sees
 export KIBITZ_DOTENV=off
 if [ -z "${DATABASE_URL:-}" ]; then
     if probe 127.0.0.1 5432; then

@@ -1,8 +1,8 @@
-"""The checkout's ``.env`` (issue 24, point 9): ``make run`` writes one choosing the
+"""The checkout's ``.env.local`` (issue 24, point 9): ``make run`` writes one choosing the
 development profile (scripts/dev_env.sh), the settings read it, the caller's
 environment wins over it, production stays as strict without it, and the test suite
 never reads one.  Each case runs the settings in a subprocess, in a copy of config/
-(so the checkout's own .env and var/ are never touched)."""
+(so the checkout's own .env.local and var/ are never touched)."""
 
 from __future__ import annotations
 
@@ -52,42 +52,42 @@ def _dev_env(folder: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_make_runs_env_file_chooses_the_development_profile(checkout: Path) -> None:
-    refused = _settings(checkout)  # no .env yet: production, which wants a secret key
+    refused = _settings(checkout)  # no .env.local yet: production, which wants a secret key
     assert refused.returncode != 0
     assert "ImproperlyConfigured: SECRET_KEY must be set" in refused.stderr
     made = _dev_env(checkout)
     assert made.returncode == 0, made.stderr
-    assert "wrote .env" in made.stderr
-    assert "DEBUG=1" in (checkout / ".env").read_text().splitlines()
+    assert "wrote .env.local" in made.stderr
+    assert "DEBUG=1" in (checkout / ".env.local").read_text().splitlines()
     run = _settings(checkout)
     assert run.returncode == 0, run.stderr
     debug, path, _ = run.stdout.split()
-    assert (debug, path) == ("True", str(checkout / ".env"))
+    assert (debug, path) == ("True", str(checkout / ".env.local"))
 
 
 def test_make_run_never_overwrites_an_existing_env_file(checkout: Path) -> None:
-    (checkout / ".env").write_text("KIBITZ_UPLOAD_MAX_BYTES=4096\n")
+    (checkout / ".env.local").write_text("KIBITZ_UPLOAD_MAX_BYTES=4096\n")
     made = _dev_env(checkout)
     assert made.returncode == 0 and "sets no DEBUG" in made.stderr
-    assert (checkout / ".env").read_text() == "KIBITZ_UPLOAD_MAX_BYTES=4096\n"
+    assert (checkout / ".env.local").read_text() == "KIBITZ_UPLOAD_MAX_BYTES=4096\n"
     run = _settings(checkout, DEBUG="1")
     assert run.returncode == 0, run.stderr
     assert run.stdout.split()[2] == "4096"  # the file's value, read
 
 
 def test_the_callers_environment_wins_over_the_env_file(checkout: Path) -> None:
-    (checkout / ".env").write_text("DEBUG=1\nKIBITZ_UPLOAD_MAX_BYTES=4096\n")
+    (checkout / ".env.local").write_text("DEBUG=1\nKIBITZ_UPLOAD_MAX_BYTES=4096\n")
     # DEBUG=0 exported: production, exactly as strict as without a file
     run = _settings(checkout, DEBUG="0", ALLOWED_HOSTS="example.org")
     assert run.returncode != 0
     assert "ImproperlyConfigured: SECRET_KEY must be set" in run.stderr
     run = _settings(checkout, KIBITZ_UPLOAD_MAX_BYTES="2048")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["True", str(checkout / ".env"), "2048"]
+    assert run.stdout.split() == ["True", str(checkout / ".env.local"), "2048"]
 
 
 def test_kibitz_dotenv_names_another_file_or_turns_it_off(checkout: Path) -> None:
-    (checkout / ".env").write_text("DEBUG=1\n")
+    (checkout / ".env.local").write_text("DEBUG=1\n")
     other = checkout / "elsewhere.env"
     other.write_text("DEBUG=yes\nKIBITZ_UPLOAD_MAX_BYTES=777\n")
     run = _settings(checkout, KIBITZ_DOTENV="elsewhere.env")  # relative to the checkout
@@ -130,3 +130,14 @@ def test_the_test_suite_never_reads_a_developers_env_file(tmp_path: Path) -> Non
     assert "1 passed" in run.stdout
     script = (ROOT / "scripts" / "test.sh").read_text()
     assert "export KIBITZ_DOTENV=off" in script  # make test's lint steps too
+
+
+def test_docker_composes_env_file_is_not_the_local_one() -> None:
+    """``make run``'s development file is not the file docker compose gives its
+    containers (``.env``, a copy of .env.example): a checkout where ``make run`` ran
+    never starts production containers in the development profile."""
+    from config.env import LOCAL_ENV
+
+    compose = (ROOT / "docker-compose.yml").read_text()
+    assert "env_file: .env\n" in compose
+    assert LOCAL_ENV == ".env.local" and LOCAL_ENV not in compose
