@@ -43,6 +43,7 @@ from records.models import (
     Upload,
     UploadStatus,
 )
+from records.ingest import upload_event_follow
 from records.selectors import upload_get
 from records.storage import games_refresh, mark_duplicates, store_game, verdict_row
 from records.verdict_rows import VerdictRow
@@ -329,6 +330,8 @@ def edit_verify(*, edit_id: int) -> bool:
             return False
         record = Record.objects.select_for_update().get(pk=locked.record_id)
         _store(record, row, upload)
+        # an upload whose records were all rejected had no event: a mended one names it
+        upload_event_follow(upload_id=upload.pk)
         locked.status = EditStatus.DONE
         locked.finished_at = timezone.now()
         locked.verdict = record.status

@@ -307,3 +307,19 @@ def test_ratings_and_profiles_after_a_mend_equal_a_full_rebuild() -> None:
     ratings_rebuild(game=Kgn.GAME)
     profiles_rebuild()
     assert _ratings_and_profiles() == incremental
+
+
+def test_an_upload_of_rejected_records_gets_its_event_once_one_is_mended() -> None:
+    """Junk makes no event (records.ingest.upload_event_follow); a record mended into
+    one that is not rejected files the upload under the event its Event tag names."""
+    owner = make_user("organiser")
+    illegal, _ = Kgn.illegal(seed=5)
+    text = illegal.replace('[Game "', '[Event "Mended Cup"]\n[Game "', 1)
+    upload = make_upload(owner=owner, text=text)
+    assert (upload.records_rejected, upload.event_id) == (1, None)
+    record = upload.records.get(index=1)
+    fixed = Kgn.valid(1, seed=5).replace('[Game "', '[Event "Mended Cup"]\n[Game "', 1)
+    _mend(owner, record, fixed)
+    assert record.status == "verified"
+    upload.refresh_from_db()
+    assert upload.event is not None and upload.event.name == "Mended Cup"
