@@ -80,14 +80,20 @@ def _new_players(owner_id: int, wanted: dict[str, str], *, pids: dict[str, str])
 def player_ids(owner_id: int, seats: Iterable[SeatKey]) -> dict[SeatKey, int]:
     """The player id each seat (name, id or "") sits as in ``owner_id``'s namespace,
     making the players and names missing (see the module's docstring)."""
-    wanted = set(seats)
+    wanted = list(dict.fromkeys(seats))  # in the caller's order: a name's first spelling
     if not wanted:
         return {}
     out: dict[SeatKey, int] = {}
-    with_ids = {pid: name for name, pid in sorted(wanted) if pid}
+    with_ids: dict[str, str] = {}
+    for name, pid in wanted:
+        if pid:
+            with_ids.setdefault(pid, name)
     if with_ids:
         out.update(_id_seats(owner_id, with_ids, wanted))
-    plain = {name_key(name): name for name, pid in wanted if not pid}
+    plain: dict[str, str] = {}
+    for name, pid in wanted:
+        if not pid:
+            plain.setdefault(name_key(name), name)
     if plain:
         known = _names(owner_id, plain)
         missing = {key: name for key, name in plain.items() if key not in known}
@@ -101,7 +107,7 @@ def player_ids(owner_id: int, seats: Iterable[SeatKey]) -> dict[SeatKey, int]:
     return out
 
 
-def _id_seats(owner_id: int, with_ids: dict[str, str], wanted: set[SeatKey]) -> dict[SeatKey, int]:
+def _id_seats(owner_id: int, with_ids: dict[str, str], wanted: list[SeatKey]) -> dict[SeatKey, int]:
     found = _by_pid(with_ids)
     missing = {pid: name for pid, name in with_ids.items() if pid not in found}
     if missing:
