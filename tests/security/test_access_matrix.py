@@ -50,6 +50,8 @@ LOGIN_FIRST = (
     "records:upload-reverify",
     "records:my-uploads",
     "events:event-edit",
+    "players:player-merge",
+    "players:player-split",
 )
 #: pages of a private thing that name none of its players
 NAMELESS = (
@@ -58,6 +60,7 @@ NAMELESS = (
     "records:upload-reverify",
     "api:game-steps",
     "events:event-edit",
+    "api:player-audit",  # the log of actions on the player (none here): ids, no names
 )
 
 

@@ -38,6 +38,20 @@ PLAIN = {
     "api:schema": "/api/schema/",
     "api:docs": "/api/docs/",
     "api:not-found": "/api/nothing-here/",
+    # (the CSRF check comes before any lookup: the ids need not exist)
+    "players:claims": "/players/claims/",
+    "api:player-claims": "/api/players/claims/",
+    "players:player-claim": "/players/1/claim/",
+    "players:claim-approve": "/players/claims/1/approve/",
+    "players:claim-refuse": "/players/claims/1/refuse/",
+    "players:claim-withdraw": "/players/claims/1/withdraw/",
+    "api:player-claim": "/api/players/1/claim/",
+    "api:player-claim-approve": "/api/players/claims/1/approve/",
+    "api:player-claim-refuse": "/api/players/claims/1/refuse/",
+    "api:player-claim-withdraw": "/api/players/claims/1/withdraw/",
+    "api:player-merge": "/api/players/1/merge/",
+    "api:player-split": "/api/players/1/split/",
+    "api:record-edits": "/api/uploads/1/records/1/edits/",
 }
 
 

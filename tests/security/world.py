@@ -38,6 +38,28 @@ NO_RECORDS = {
     "api:schema": "the API's description",
     "api:docs": "the API's description",
     "api:not-found": "every unknown /api/ path: a 404",
+    # claims, merges and splits (issue 24): who may is tested with their services
+    "players:claims": "the caller's own claims and those on their namespace's players "
+    "(tests/players/test_players_claims.py)",
+    "api:player-claims": "the caller's own claims and those on their namespace's players "
+    "(tests/api/test_api_player_admin.py)",
+    "players:player-claim": "a POST: the caller claims a player they may see "
+    "(tests/players/test_players_claims.py)",
+    "players:claim-approve": "a POST on a claim (tests/players/test_players_claims.py)",
+    "players:claim-refuse": "a POST on a claim (tests/players/test_players_claims.py)",
+    "players:claim-withdraw": "a POST on the caller's own claim "
+    "(tests/players/test_players_claims.py)",
+    "api:player-claim": "a POST (tests/api/test_api_player_admin.py)",
+    "api:player-claim-approve": "a POST on a claim (tests/api/test_api_player_admin.py)",
+    "api:player-claim-refuse": "a POST on a claim (tests/api/test_api_player_admin.py)",
+    "api:player-claim-withdraw": "a POST on the caller's own claim "
+    "(tests/api/test_api_player_admin.py)",
+    "api:player-merge": "a POST by the namespace's owner or staff "
+    "(tests/api/test_api_player_admin.py: 404 for a player the caller may not see)",
+    "api:player-split": "a POST by the namespace's owner or staff "
+    "(tests/api/test_api_player_admin.py: 404 for a player the caller may not see)",
+    "api:record-edits": "a POST by the uploader or staff (tests/api/test_api_mend.py: 404 "
+    "for a record the caller may not see)",
 }
 
 
@@ -104,10 +126,15 @@ OBJECTS: dict[str, str] = {
     "records:upload-report": "/uploads/{upload}/report.json",
     "records:upload-delete": "/uploads/{upload}/delete/",
     "records:upload-reverify": "/uploads/{upload}/reverify/",
+    "records:record-mend": "/uploads/{upload}/records/1/",
+    "players:player-merge": "/players/{a}/merge/",
+    "players:player-split": "/players/{a}/split/",
     "api:game-detail": "/api/games/{game}/",
     "api:game-steps": "/api/games/{game}/steps/",
     "api:upload-detail": "/api/uploads/{upload}/",
     "api:upload-reverify": "/api/uploads/{upload}/reverify/",
+    "api:record-detail": "/api/uploads/{upload}/records/1/",
+    "api:player-audit": "/api/players/{a}/audit/",
     "api:event-detail": "/api/events/{event}/",
     "api:event-games": "/api/events/{event}/games/",
     "api:match-detail": "/api/matches/{event}/{match}/",
