@@ -32,7 +32,15 @@ class Copier:
     not checked: session_replication_role = replica), fed rows in COPY's text format."""
 
     TABLES = {
-        "records_event": ("id", "owner_id", "name", "created_at"),
+        "records_event": (
+            "id",
+            "owner_id",
+            "name",
+            "created_at",
+            "site",
+            "description",
+            "visibility",
+        ),
         "records_player": ("id", "name", "key", "merged_into_id", "owner_id", "pid", "created_at"),
         "records_upload": [
             "id",

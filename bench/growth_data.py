@@ -346,7 +346,8 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
                 name += " II"
             used_names.add(name)
             owner = rng.choice(organisers)
-            copier.row("records_event", (eid, owner, name, f"{start.isoformat()} 10:00:00+00"))
+            created = f"{start.isoformat()} 10:00:00+00"
+            copier.row("records_event", (eid, owner, name, created, "", "", "public"))
             public = rng.random() >= PRIVATE_EVENTS
             public_text = "t" if public else "f"
             wanted = max(8, size // 2)

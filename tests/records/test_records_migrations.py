@@ -41,10 +41,17 @@ MOVED = {
 }
 #: the tables whose columns changed since (records 0018: batches carry their bytes, the
 #: parts' files are gone, an upload keeps its first Event tag)
-RESHAPED = ("records_batch", "records_upload", "records_uploadpart", "records_player")
+RESHAPED = (
+    "records_batch",
+    "records_upload",
+    "records_uploadpart",
+    "records_player",  # records 0020: namespaces
+    "records_event",  # records 0023: an event's details
+    "records_reverify",  # records 0022: a re-verification of one upload
+)
 #: the tables made since the first edition (records 0020: players' namespaces and their
 #: audit log; a record's edits): not there to compare on the way back
-NEW = ("records_playername", "records_playeraudit", "records_recordedit")
+NEW = ("records_playername", "records_playeraudit", "records_recordedit", "players_playerclaim")
 #: the last migration of each app in the first edition
 FIRST_EDITION = [("records", "0016_profile_change_rows"), ("players", "zero"), ("ratings", "zero")]
 
