@@ -35,6 +35,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from lib.celery_send import send_on_commit, task_name
+from records.ingest import upload_event_follow
 from records.models import (
     EditStatus,
     GameStatus,
@@ -43,7 +44,6 @@ from records.models import (
     Upload,
     UploadStatus,
 )
-from records.ingest import upload_event_follow
 from records.selectors import upload_get
 from records.storage import games_refresh, mark_duplicates, store_game, verdict_row
 from records.verdict_rows import VerdictRow
