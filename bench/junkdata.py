@@ -31,8 +31,12 @@ def junk_text(file: int) -> str:
 
 def list_seconds(runs: int) -> list[float]:
     """The players list's first page as the page reads it: its count and 50 rows."""
+    from django.db import connection
+
     from players.selectors import player_list
 
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")  # both sides with fresh statistics (autovacuum may be off)
     found = []
     player_list(user=AnonymousUser()).count()  # warm: the first query of a connection
     for _ in range(runs):
