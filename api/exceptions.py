@@ -76,3 +76,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         request.accepted_renderer = JSONRenderer()
         request.accepted_media_type = JSONRenderer.media_type
     return response
+
+
+class Busy(exceptions.APIException):
+    """409: the thing is being worked on (an upload being verified, a record's edit
+    awaiting its verdict); the caller tries again once it is done."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "busy: try again once the work in progress is done"
+    default_code = "busy"

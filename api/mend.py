@@ -16,12 +16,13 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException, NotAuthenticated, ParseError
+from rest_framework.exceptions import NotAuthenticated, ParseError
 from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.exceptions import Busy
 from api.renderers import KGN_MEDIA_TYPE
 from api.schema import _ERRORS, _THROTTLED
 from api.serializers import ErrorOutput, game_api_url
@@ -209,12 +210,6 @@ class EditAccepted(serializers.Serializer[Any]):
 
     edit = EditOutput()
     record = serializers.URLField(help_text="the record: poll it until `pending` is false")
-
-
-class Busy(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "the record cannot be edited now"
-    default_code = "busy"
 
 
 _RECORD_PARAMETERS_TEXT = "`index`: the record's place in the upload (from 1, as on its page)"

@@ -12,12 +12,13 @@ from django.core.files.base import ContentFile
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException, NotAuthenticated, PermissionDenied
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.parsers import FileUploadParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.exceptions import Busy
 from api.renderers import KGN_MEDIA_TYPE
 from api.schema import _ERRORS, _THROTTLED
 from api.serializers import ErrorOutput, UploadListOutput
@@ -170,12 +171,6 @@ def mine_needs_a_user(request: Request) -> None:
     """``?mine=1`` without credentials: 401 (there is no "mine" to list)."""
     if request.query_params.get("mine") == "1" and not request.user.is_authenticated:
         raise NotAuthenticated("sign in (or send a token) to list your own uploads")
-
-
-class Busy(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "the upload is still being verified"
-    default_code = "busy"
 
 
 class UploadReverifyApi(APIView):

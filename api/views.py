@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.exceptions import Busy
 from api.lists import GamesListApi, ListApi, kgn_response, ndjson_response
 from api.params import whole_number
 from api.renderers import KGN_MEDIA_TYPE, KgnRenderer
@@ -317,12 +318,6 @@ class OverQuota(APIException):
         self.status_code = 413 if retry is None else status.HTTP_429_TOO_MANY_REQUESTS
         self.wait = retry
         super().__init__(str(exc), "quota")
-
-
-class Busy(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "the upload is still being verified"
-    default_code = "busy"
 
 
 #: records one upload response carries at most (page through with records_from)

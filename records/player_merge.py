@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -87,8 +88,6 @@ def player_join(*, source_id: int, target_id: int, owner_id: int, pid: str) -> N
     target = Player.objects.get(pk=target_id)
     if source.merged_into_id is not None or source.pid or source.pk == target.pk:
         return  # another worker joined it meanwhile
-    from django.contrib.auth import get_user_model
-
     actor = get_user_model().objects.filter(pk=owner_id).first()
     _merge(
         source,

@@ -239,7 +239,12 @@ def store_game(row: VerdictRow, *, upload: Upload, replace: bool = False) -> int
     namespace = upload
     if replace:
         keep = dict(Seat.objects.filter(game_id=game_id).values_list("seat", "player_id"))
-        first = Record.objects.filter(game_id=game_id).order_by("upload_id", "index").first()
+        first = (
+            Record.objects.filter(game_id=game_id)
+            .select_related("upload")
+            .order_by("upload_id", "index")
+            .first()
+        )
         if first is not None:
             namespace = first.upload
         g = row.game
