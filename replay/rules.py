@@ -243,6 +243,23 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
         hide_hands(out, seats)
         return out
 
+    def card_zones(self, table: dict[str, Any]) -> dict[str, list[str]]:
+        """Every place a card can be at this step (one step's ``table()``, or a ``view``
+        of it), as zone name -> the card codes there, :data:`HIDDEN_CARD` for a card
+        whose code the table does not show (a face-down stock, cards out of play).
+
+        Names are ``kind`` or ``kind:owner``; :mod:`replay.history` follows every
+        physical card through them.  Kinds: ``hand`` (``hand:A``), ``pile`` and
+        ``trick`` (the cards a seat put on the current pile or trick, ``pile:B``: one
+        heap, swept away together), ``prize``, ``stack``/``won`` (``stack:C``,
+        ``won:C``), ``stock``, ``out``, ``deck``.  Every physical card is in exactly one
+        zone, so the zones' sizes add up to the pack at every step.  Codes are the
+        physical cards' (a wild card's own code, not what it stands for).  The default
+        gives the hands only; every bundled game overrides it (docs/games/<game>.md).
+        """
+        hands = table.get("hands") or {}
+        return {f"hand:{seat}": [str(c) for c in cards] for seat, cards in hands.items()}
+
     def chart(self, table: dict[str, Any]) -> dict[str, float] | None:
         """The numbers a chart over the game plots at this step (series -> value).
 

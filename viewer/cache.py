@@ -364,7 +364,7 @@ class GameReplay:
                 for s, table in zip(steps, tables, strict=True)
             ),
             moves=tuple(move_list(rules, steps, tables, perspective)),
-            card_events=card_events(tables),
+            card_events=card_events(rules, tables),
             chart=chart(rules, tables, current=0, seat_names=self.seat_names),
         )
 

@@ -116,11 +116,40 @@ def _viewed_move_text(full: Mapping[str, Any], seen: Mapping[str, Any], text: st
 # --- card history ----------------------------------------------------------------------
 
 
-def card_events(tables: Sequence[Mapping[str, Any]]) -> dict[str, list[list[Any]]]:
-    """Card code -> its events as ``[step, kind, seat, to_seat]`` lists (compact JSON
-    for the page's card panel), from ``replay.history.card_history`` over the (viewed)
-    tables: a card the perspective never saw has no history."""
-    return {
-        code: [[e.step, e.kind, e.seat, e.to_seat] for e in events]
-        for code, events in sorted(card_history(tables).items())
-    }
+def card_events(
+    rules: AnyRules | None, tables: Sequence[Mapping[str, Any]], *, until: int | None = None
+) -> dict[str, list[list[Any]]]:
+    """Card code -> its copies (copy 1 first) -> the copy's moves as ``[step, from,
+    to]`` (compact JSON for the page's card panel, static/js/card_trace.js), from
+    ``replay.history.card_history`` over the (viewed) tables: a card the perspective
+    never saw has no entry.  ``from`` is None when first seen (dealt) or ``to`` None
+    when gone out of sight; a move from hand to hand carries the action's word as a
+    fourth item (``"tribute"``, ``"return"``).  ``until``: only what is known at that
+    step (later moves and copies first seen later are left out)."""
+    if rules is None:
+        return {}
+    out: dict[str, list[list[Any]]] = {}
+    for code, copies in sorted(card_history(rules, tables).items()):
+        kept = []
+        for copy in copies:
+            moves = []
+            for m in copy.moves:
+                if until is not None and m.step > until:
+                    break
+                item: list[Any] = [m.step, m.source, m.zone]
+                if m.source and m.zone and m.source[:5] == m.zone[:5] == "hand:":
+                    item += _word(tables[m.step])
+                moves.append(item)
+            if moves:
+                kept.append(moves)
+        if kept:
+            out[code] = kept
+    return out
+
+
+def _word(table: Mapping[str, Any]) -> list[str]:
+    """The keyword of the step's action (``tribute``), when it starts with one."""
+    last = table.get("last")
+    text = last.get("text") if isinstance(last, Mapping) else None
+    word = str(text).split(" ", 1)[0] if text else ""
+    return [word] if word.isalpha() and word.islower() else []

@@ -317,6 +317,11 @@ class KniziaRules(Rules[Setup, Move, State]):
         if the game ended now: the cards of its stack plus its hand (lowest wins)."""
         return escalation.chart(table)
 
+    def card_zones(self, table: dict[str, Any]) -> dict[str, list[str]]:
+        """Hands, the pile by who put each card there, stacks and the face-down stock
+        (:func:`replay.games._escalation.card_zones`)."""
+        return escalation.card_zones(table)
+
     # --- bots -------------------------------------------------------------------------
     def random_setup(self, rng: random.Random, *, players: int, variant: Variant) -> Setup:
         pack = list(GENERATOR_PACK)

@@ -408,6 +408,11 @@ class PierceRules(Rules[Setup, Move, State]):
         count is what the others pay at the end, not what it pays)."""
         return escalation.chart(table)
 
+    def card_zones(self, table: dict[str, Any]) -> dict[str, list[str]]:
+        """Hands, the pile by who put each card there, stacks and the face-down stock
+        (:func:`replay.games._escalation.card_zones`)."""
+        return escalation.card_zones(table)
+
     # --- bots -------------------------------------------------------------------------
     def random_setup(self, rng: random.Random, *, players: int, variant: Variant) -> Setup:
         pack = list(STANDARD_DECK)

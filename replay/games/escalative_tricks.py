@@ -362,6 +362,22 @@ class TricksRules(Rules[Setup, Move, State]):
         series[BID_SERIES] = float(table["high_bid"] or 0)
         return series
 
+    def card_zones(self, table: dict[str, Any]) -> dict[str, list[str]]:
+        """``hand:X``; ``trick:X``, X's card in the trick being played; ``won:X``, the
+        cards of the tricks X has won (the trick that a fourth card completes is
+        gathered at once, so that card goes from the hand to the winner's tricks)."""
+        seats = table["seats"]
+        zones: dict[str, list[str]] = {f"hand:{s}": list(table["hands"][s]) for s in seats}
+        trick: dict[str, list[str]] = {f"trick:{s}": [] for s in seats}
+        for play in table["trick"]["cards"]:
+            trick[f"trick:{play['seat']}"].append(play["card"])
+        zones.update(trick)
+        won: dict[str, list[str]] = {f"won:{s}": [] for s in seats}
+        for done in table["tricks"]:
+            won[f"won:{done['winner']}"] += [play["card"] for play in done["cards"]]
+        zones.update(won)
+        return zones
+
     def fact_values(self, facts: Mapping[str, Any]) -> dict[str, int | bool | str | None]:
         """The stored facts, plus the declarer's tricks and raw score (read from the
         per-seat counts at the declarer's seat)."""

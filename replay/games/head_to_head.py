@@ -367,6 +367,26 @@ class HeadToHeadRules(Rules[Setup, Play, State]):
             last["text"] = HIDDEN_CARD
         return out
 
+    def card_zones(self, table: dict[str, Any]) -> dict[str, list[str]]:
+        """``hand:X``; ``trick:X``, the card X has chosen in this trick (``?`` while
+        hidden); ``prize``, the prize face up; ``stock``, the prizes still face down;
+        ``won:X``, the cards X has taken; ``deck``, the cards the deck has taken.
+        Codes are bare ranks, so a rank is one code for several physical cards (each
+        player's and the prize suit's): replay.history tells them apart."""
+        seats = table["seats"]
+        zones: dict[str, list[str]] = {f"hand:{s}": list(table["hands"][s]) for s in seats}
+        chosen = table["chosen"]
+        zones.update({f"trick:{s}": [chosen[s]] if s in chosen else [] for s in seats})
+        zones["prize"] = [table["prize"]] if table["prize"] is not None else []
+        zones["stock"] = [HIDDEN_CARD] * int(table["prizes_left"])
+        won: dict[str, list[str]] = {f"won:{s}": [] for s in seats}
+        for trick in table["tricks"]:
+            for seat, cards in trick["taken"].items():
+                won[f"won:{seat}"] += cards
+        zones.update(won)
+        zones["deck"] = list(table["deck"])
+        return zones
+
     def chart(self, table: dict[str, Any]) -> dict[str, float] | None:
         """Per seat letter the points it has taken so far, and ``Deck``: the points of
         the cards the deck has taken."""

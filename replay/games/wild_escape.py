@@ -312,6 +312,25 @@ class WildEscapeRules(Rules[Setup, Move, State]):
                 last["text"] = " ".join([word, *hidden(cards)])
         return out
 
+    def card_zones(self, table: dict[str, Any]) -> dict[str, list[str]]:
+        """``hand:X``; ``trick:X``, the cards X has played in the current trick (a wild
+        joker as itself: ``SJ`` for ``SJ=9S``); ``out``, the cards of finished tricks,
+        face down (the table keeps only the last trick; the pack is 162 cards).  The
+        tribute goes from hand to hand: the action word (``tribute``, ``return``)
+        says which exchange it was."""
+        seats = table["seats"]
+        zones: dict[str, list[str]] = {f"hand:{s}": list(table["hands"][s]) for s in seats}
+        trick: dict[str, list[str]] = {f"trick:{s}": [] for s in seats}
+        for play in (table["trick"] or {}).get("plays", ()):
+            if not play["pass"]:
+                trick[f"trick:{play['seat']}"] += [
+                    c.partition("=")[0] for c in play["text"].split()
+                ]
+        zones.update(trick)
+        held = sum(len(cards) for cards in zones.values())
+        zones["out"] = [HIDDEN_CARD] * (len(wn.PACK) - held)
+        return zones
+
     def chart(self, table: dict[str, Any]) -> dict[str, float] | None:
         """Per seat letter the cards left in its hand."""
         return {seat: float(table["counts"][seat]) for seat in table["seats"]}

@@ -9,8 +9,8 @@
  *     the perspective form;
  *   - autoplay: Space or the Play button, at the chosen speed;
  *   - the chart's marker at the current step (a click on the chart jumps there);
- *   - a card's history (the page's #card-history JSON) in a small panel; Escape
- *     closes it and gives the focus back to the card.
+ *   - "kibitz:step" ({detail: {step}}) dispatched on #replay after each step (the
+ *     card panel, static/js/card_trace.js, listens).
  * Without JavaScript the same links load the page for each step. */
 (function () {
   "use strict";
@@ -116,7 +116,7 @@
     else if (card) again = view.querySelector('[data-card="' + CSS.escape(card) + '"]');
     if (again) again.focus();
     else if (inView) root.focus();
-    markPanel();
+    root.dispatchEvent(new CustomEvent("kibitz:step", { detail: { step: n }, bubbles: true }));
   }
 
   function go(n) {
@@ -175,131 +175,12 @@
     if (speed) speed.addEventListener("change", function () { if (playing) { setPlaying(true); } });
   }
 
-  // --- the card panel ----------------------------------------------------------------
-  var panel = document.getElementById("card-panel");
-  var historyData = readJson("card-history") || {};
-  var seatNames = readJson("seat-names") || {};
-  var opener = null; // the card the panel was opened from
-  var openCard = null;
-
-  function readJson(id) {
-    var node = document.getElementById(id);
-    if (!node) return null;
-    try { return JSON.parse(node.textContent); } catch (e) { return null; }
-  }
-
-  function seatText(letter) {
-    return seatNames[letter] ? letter + " (" + seatNames[letter] + ")" : letter;
-  }
-
-  function eventText(kind, seat, to) {
-    if (kind === "dealt") return "dealt to " + seatText(seat);
-    if (kind === "drawn") return "drawn by " + seatText(seat);
-    if (kind === "passed") return "passed from " + seatText(seat) + " to " + seatText(to);
-    return "played by " + seatText(seat);
-  }
-
-  function stepHref(n) {
-    var url = new URL(window.location.href);
-    url.searchParams.set("step", String(n));
-    url.searchParams.delete("fragment");
-    return url.pathname + url.search;
-  }
-
-  function openPanel(button) {
-    if (!panel) return;
-    var code = button.getAttribute("data-card");
-    var events = historyData[code] || [];
-    if (opener) opener.classList.remove("selected");
-    opener = button;
-    openCard = code;
-    button.classList.add("selected");
-    var title = panel.querySelector("#card-panel-title");
-    title.textContent = "";
-    var face = button.cloneNode(true);
-    var span = document.createElement("span");
-    span.className = face.className.replace(" selected", "");
-    span.setAttribute("aria-hidden", "true");
-    span.innerHTML = face.innerHTML;
-    title.appendChild(span);
-    title.appendChild(document.createTextNode(" " + button.getAttribute("aria-label")));
-    var dealt = events.filter(function (e) { return e[1] === "dealt"; }).length;
-    var note = panel.querySelector(".card-panel-note");
-    if (!events.length) {
-      note.textContent = "No history: this perspective never saw this card in a hand.";
-    } else if (dealt > 1) {
-      note.textContent = dealt + " copies were dealt; each move of a copy is listed.";
-    } else {
-      note.textContent = "Where it went, step by step:";
-    }
-    var list = panel.querySelector(".card-panel-events");
-    list.textContent = "";
-    events.forEach(function (e) {
-      var li = document.createElement("li");
-      li.setAttribute("data-step", String(e[0]));
-      var a = document.createElement("a");
-      a.href = stepHref(e[0]);
-      a.setAttribute("data-step", String(e[0]));
-      a.textContent = "Step " + e[0];
-      li.appendChild(a);
-      li.appendChild(document.createTextNode(": " + eventText(e[1], e[2], e[3])));
-      list.appendChild(li);
-    });
-    markPanel();
-    panel.hidden = false;
-    place(button);
-    panel.querySelector(".card-panel-close").focus();
-  }
-
-  // The panel sits below the card, inside the replay box, never past its edges.
-  function place(button) {
-    var box = root.getBoundingClientRect();
-    var at = button.getBoundingClientRect();
-    var width = panel.offsetWidth;
-    var left = Math.min(Math.max(at.left - box.left, 8), Math.max(box.width - width - 8, 8));
-    panel.style.left = left + "px";
-    panel.style.top = (at.bottom - box.top + 6) + "px";
-  }
-
-  // Mark the panel's events at, before and after the current step.
-  function markPanel() {
-    if (!panel || panel.hidden && !openCard) return;
-    panel.querySelectorAll(".card-panel-events li").forEach(function (li) {
-      var n = parseInt(li.getAttribute("data-step"), 10);
-      li.classList.toggle("now", n === current);
-      li.classList.toggle("later", n > current);
-      var a = li.querySelector("a");
-      if (n === current) a.setAttribute("aria-current", "step"); else a.removeAttribute("aria-current");
-    });
-  }
-
-  function closePanel(giveFocusBack) {
-    if (!panel || panel.hidden) return;
-    panel.hidden = true;
-    if (opener) opener.classList.remove("selected");
-    var code = openCard;
-    openCard = null;
-    if (!giveFocusBack) return;
-    var target = opener && document.contains(opener) ? opener
-      : view.querySelector('[data-card="' + CSS.escape(code || "") + '"]');
-    (target || root).focus();
-  }
-
-  if (panel) {
-    panel.querySelector(".card-panel-close").addEventListener("click", function () { closePanel(true); });
-  }
-
   // --- events ----------------------------------------------------------------------
   function typing(target) {
     return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
   }
 
   document.addEventListener("keydown", function (event) {
-    if (event.key === "Escape" && panel && !panel.hidden) {
-      event.preventDefault();
-      closePanel(true);
-      return;
-    }
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     var target = event.target;
     if (typing(target)) return;
@@ -318,19 +199,11 @@
 
   document.addEventListener("click", function (event) {
     if (event.button !== 0 || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    var card = event.target.closest && event.target.closest("button[data-card]");
-    if (card && view.contains(card)) {
-      if (openCard === card.getAttribute("data-card") && opener === card) closePanel(false);
-      else openPanel(card);
-      return;
-    }
     var link = event.target.closest && event.target.closest("a[data-step]");
     if (link && (root.contains(link) || (moves && moves.contains(link)))) {
       event.preventDefault();
       go(parseInt(link.getAttribute("data-step"), 10));
-      return;
     }
-    if (panel && !panel.hidden && !panel.contains(event.target)) closePanel(false);
   });
 
   if (marker) {

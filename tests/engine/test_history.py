@@ -1,208 +1,270 @@
-"""Card history (replay.history): where each card went, from the hands of every step."""
+"""Card trace (replay.history): every physical card followed through the zones of every
+step, on hand-made zones and, as a property, over generated games of all five games.
+The bundled games' own examples are in test_history_games.py."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from pathlib import Path
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay import registry
-from replay.generate import generate_record
-from replay.history import CardEvent, card_history
-from replay.load import parse
-from replay.rules import HIDDEN_CARD
-from replay.verify import replay_steps
+from replay.games.head_to_head import RANKS
+from replay.history import CardCopy, CardMove, card_history, card_trace
+from replay.record import GameRecord
+from replay.rules import HIDDEN_CARD, AnyRules, Rules
 from tests.engine.generated import rules_of, tables_of, two_games
 
 GAMES = sorted(registry.games())
-DATA = Path(__file__).resolve().parents[1] / "data"
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
+M = CardMove
 
 
-def hands(**by_seat: str) -> dict[str, Any]:
-    return {"hands": {seat: cards.split() for seat, cards in by_seat.items()}}
+def z(**zones: str) -> dict[str, list[str]]:
+    """Zones from keyword arguments: ``hand_A="5 5 ?"`` is zone ``hand:A``."""
+    return {name.replace("_", ":"): cards.split() for name, cards in zones.items()}
 
 
-# --- hand-made tables -----------------------------------------------------------------
-def test_dealt_played_passed_and_drawn() -> None:
-    history = card_history(
-        [
-            hands(A="2H 5C 5C", B="KD"),  # the deal: 5C twice (two packs)
-            hands(A="5C 5C", B="KD"),  # A plays 2H
-            hands(A="5C", B="KD 5C"),  # A passes a 5C to B
-            hands(A="5C", B="KD 5C QS"),  # B draws QS
-            hands(A="5C", B="KD QS"),  # B plays the 5C it was passed
-        ]
-    )
-    assert history == {
-        "2H": [CardEvent(0, "dealt", "A"), CardEvent(1, "played", "A")],
-        "5C": [
-            CardEvent(0, "dealt", "A"),
-            CardEvent(0, "dealt", "A"),
-            CardEvent(2, "passed", "A", "B"),
-            CardEvent(4, "played", "B"),
-        ],
-        "KD": [CardEvent(0, "dealt", "B")],
-        "QS": [CardEvent(3, "drawn", "B")],
+def journeys(copies: Sequence[CardCopy]) -> dict[str, list[CardMove]]:
+    return {c.label: c.moves for c in copies}
+
+
+# --- hand-made zones ------------------------------------------------------------------
+def test_dealt_played_taken_into_a_stack_and_drawn() -> None:
+    steps = [
+        z(
+            hand_A="KH 7C",
+            hand_B="9D 5S",
+            pile_A="",
+            pile_B="",
+            stack_A="",
+            stack_B="",
+            stock="? ?",
+        ),
+        z(
+            hand_A="7C JC",
+            hand_B="9D 5S",
+            pile_A="KH",
+            pile_B="",
+            stack_A="",
+            stack_B="",
+            stock="?",
+        ),
+        # B takes the pile into its stack and leads 9D, then draws
+        z(
+            hand_A="7C JC",
+            hand_B="5S QS",
+            pile_A="",
+            pile_B="9D",
+            stack_A="",
+            stack_B="KH",
+            stock="",
+        ),
+    ]
+    assert journeys(card_trace(steps)) == {
+        "KH#1": [M(0, None, "hand:A"), M(1, "hand:A", "pile:A"), M(2, "pile:A", "stack:B")],
+        "7C#1": [M(0, None, "hand:A")],
+        "9D#1": [M(0, None, "hand:B"), M(2, "hand:B", "pile:B")],
+        "5S#1": [M(0, None, "hand:B")],
+        "JC#1": [M(1, "stock", "hand:A")],
+        "QS#1": [M(2, "stock", "hand:B")],
     }
 
 
-def test_two_copies_moving_in_one_step_make_two_events() -> None:
-    history = card_history(
-        [
-            hands(A="BJ BJ 3D", B="4S", C="9H"),
-            hands(A="3D", B="4S BJ", C="9H"),  # one BJ to B, the other played
-            hands(A="3D", B="4S", C="9H BJ"),  # B passes it on to C
-        ]
-    )
-    assert history["BJ"] == [
-        CardEvent(0, "dealt", "A"),
-        CardEvent(0, "dealt", "A"),
-        CardEvent(1, "passed", "A", "B"),
-        CardEvent(1, "played", "A"),
-        CardEvent(2, "passed", "B", "C"),
+def test_copies_are_numbered_in_deal_order_and_the_lowest_numbered_moves() -> None:
+    steps = [
+        z(hand_A="5 9", hand_B="5 5", pile_A="", pile_B=""),
+        z(hand_A="5 9", hand_B="5", pile_A="", pile_B="5"),
+        z(hand_A="9", hand_B="5", pile_A="5", pile_B="5"),
+    ]
+    assert journeys(card_trace(steps)) == {
+        "5#1": [M(0, None, "hand:A"), M(2, "hand:A", "pile:A")],
+        "9#1": [M(0, None, "hand:A")],
+        "5#2": [M(0, None, "hand:B"), M(1, "hand:B", "pile:B")],  # B's lower copy
+        "5#3": [M(0, None, "hand:B")],
+    }
+
+
+def test_a_hand_that_plays_a_card_and_draws_its_twin_plays_its_own_copy() -> None:
+    # Knizia: B plays its 5 and draws another 5: the hand looks unchanged
+    steps = [
+        z(hand_B="5 8", pile_B="", stock="? ?"),
+        z(hand_B="5 8", pile_B="5", stock="?"),
+    ]
+    assert journeys(card_trace(steps)) == {
+        "5#1": [M(0, None, "hand:B"), M(1, "hand:B", "pile:B")],
+        "8#1": [M(0, None, "hand:B")],
+        "5#2": [M(1, "stock", "hand:B")],
+    }
+
+
+def test_a_take_sweeps_the_whole_pile_even_a_zone_that_looks_unchanged() -> None:
+    # B had put a 5 on the pile; C beat it; B takes and leads another 5
+    steps = [
+        z(hand_B="5 9", hand_C="8", pile_B="5", pile_C="6 6", stack_B=""),
+        z(hand_B="9", hand_C="8", pile_B="5", pile_C="", stack_B="5 6 6"),
+    ]
+    moves = journeys(card_trace(steps))
+    assert moves["5#1"] == [M(0, None, "hand:B"), M(1, "hand:B", "pile:B")]  # B's lead
+    assert moves["5#2"] == [M(0, None, "pile:B"), M(1, "pile:B", "stack:B")]  # taken
+    assert moves["6#1"][-1] == moves["6#2"][-1] == M(1, "pile:C", "stack:B")
+
+
+def test_a_trick_goes_to_its_winner_from_the_same_seats_zone_first() -> None:
+    steps = [
+        z(hand_A="K", hand_B="", trick_A="", trick_B="K", won_A="", won_B=""),
+        # A plays the fourth card: the trick is won, each K to its own seat's won zone
+        z(hand_A="", hand_B="", trick_A="", trick_B="", won_A="K", won_B="K"),
+    ]
+    moves = journeys(card_trace(steps))
+    assert moves["K#1"][-1] == M(1, "hand:A", "won:A")
+    assert moves["K#2"][-1] == M(1, "trick:B", "won:B")
+
+
+def test_hidden_cards_make_no_events() -> None:
+    steps = [
+        z(hand_A="QH KH", hand_B="? ?", pile_A="", pile_B=""),
+        z(hand_A="QH", hand_B="? ?", pile_A="KH", pile_B=""),
+        z(hand_A="QH", hand_B="?", pile_A="KH", pile_B="2C"),  # B plays from a hidden hand
+    ]
+    assert journeys(card_trace(steps)) == {
+        "QH#1": [M(0, None, "hand:A")],
+        "KH#1": [M(0, None, "hand:A"), M(1, "hand:A", "pile:A")],
+        "2C#1": [M(2, "hand:B", "pile:B")],  # first seen when played
+    }
+    assert card_trace([z(hand_A="? ?", out="? ?")]) == []
+
+
+def test_a_card_given_into_a_hidden_hand_is_followed_there_and_out_again() -> None:
+    # A's view of a tribute: A gives BJ to B (hidden); B later plays a BJ
+    steps = [
+        z(hand_A="BJ 3C", hand_B="? ?", trick_A="", trick_B="", out=""),
+        z(hand_A="3C", hand_B="? ? ?", trick_A="", trick_B="", out=""),
+        z(hand_A="3C", hand_B="? ?", trick_A="", trick_B="BJ", out=""),
+        z(hand_A="3C", hand_B="? ?", trick_A="", trick_B="", out="?"),  # gathered
+    ]
+    assert journeys(card_trace(steps))["BJ#1"] == [
+        M(0, None, "hand:A"),
+        M(1, "hand:A", "hand:B"),
+        M(2, "hand:B", "trick:B"),
+        M(3, "trick:B", "out"),
     ]
 
 
-def test_hidden_cards_make_no_events_and_a_hidden_hand_is_compared_when_shown() -> None:
-    history = card_history(
-        [
-            hands(A="QH KH", B="? ?"),
-            hands(A="QH", B="? ?"),  # A plays KH; B's cards are unknown
-            hands(A="QH", B="? ?"),
-            hands(A="QH", B="?"),
-        ]
-    )
-    assert history == {
-        "QH": [CardEvent(0, "dealt", "A")],
-        "KH": [CardEvent(0, "dealt", "A"), CardEvent(1, "played", "A")],
-    }
-    # a hand hidden for a while (a choice made face down) plays its card when shown
-    later = card_history([hands(A="2 3 4"), hands(A="? ?"), hands(A="? ?"), hands(A="2 4")])
-    assert later["3"] == [CardEvent(0, "dealt", "A"), CardEvent(3, "played", "A")]
-    assert HIDDEN_CARD not in later
+def test_a_card_chosen_face_down_stays_where_it_was_until_it_shows() -> None:
+    # head-to-head, B's view: A's whole hand is hidden while A's choice is
+    steps = [
+        z(hand_A="2 7", hand_B="3 7", trick_A="", trick_B="", won_A="", won_B=""),
+        z(hand_A="?", hand_B="3 7", trick_A="?", trick_B="", won_A="", won_B=""),
+        z(hand_A="2", hand_B="3", trick_A="", trick_B="", won_A="7 7", won_B=""),
+    ]
+    moves = journeys(card_trace(steps))
+    assert moves["7#1"] == [M(0, None, "hand:A"), M(2, "hand:A", "won:A")]
+    assert moves["7#2"] == [M(0, None, "hand:B"), M(2, "hand:B", "won:A")]
+    assert moves["2#1"] == [M(0, None, "hand:A")]
 
 
-def test_no_tables_no_history() -> None:
-    assert card_history([]) == {}
-    assert card_history([hands(A="")]) == {}
+def test_a_plug_in_without_zones_of_its_own_traces_its_hands() -> None:
+    rules = rules_of("escalation-pierce")
+    tables = [{"hands": {"A": ["2H", "5C"]}}, {"hands": {"A": ["5C"]}}]
+    copies = card_trace(Rules.card_zones(rules, t) for t in tables)  # the default: hands
+    assert journeys(copies)["2H#1"] == [M(0, None, "hand:A"), M(1, "hand:A", None)]
+    assert card_trace([]) == []
 
 
-# --- generated games ---------------------------------------------------------------
-def check_history(tables: list[dict[str, Any]]) -> dict[str, list[CardEvent]]:
-    """The events rebuild every step's hands exactly, in step order."""
-    history = card_history(tables)
-    dealt = Counter(c for cards in tables[0]["hands"].values() for c in cards)
-    for code, n in dealt.items():
-        assert [e.kind for e in history[code] if e.step == 0] == ["dealt"] * n
-    by_step: dict[int, list[tuple[str, CardEvent]]] = {}
-    for code, events in history.items():
-        assert [e.step for e in events] == sorted(e.step for e in events)
-        for e in events:
-            assert (e.kind == "passed") == (e.to_seat is not None)
-            assert (e.kind == "dealt") == (e.step == 0)
-            by_step.setdefault(e.step, []).append((code, e))
-    held: dict[str, Counter[str]] = {seat: Counter() for seat in tables[0]["hands"]}
-    for step, table in enumerate(tables):
-        for code, e in by_step.get(step, []):
-            if e.kind in ("played", "passed"):
-                assert held[e.seat][code] > 0, (step, code, e)  # it left a hand holding it
-                held[e.seat][code] -= 1
-            if e.kind == "passed":
-                assert e.to_seat is not None
-                held[e.to_seat][code] += 1
-            if e.kind in ("dealt", "drawn"):
-                held[e.seat][code] += 1
-        for seat, cards in table["hands"].items():
-            assert +held[seat] == Counter(cards), (step, seat)
-    return history
+# --- generated games: the properties ----------------------------------------------------
+def pack_of(rules: AnyRules, record: GameRecord) -> Counter[str]:
+    """The codes of every card of a record's game, from its setup."""
+    tags = rules.write_setup(record.setup)
+    words = " ".join(tags.get(t, "") for t in ("Deal", "Stock")).replace(";", " ").split()
+    pack = Counter(w for w in words if not w.endswith(":"))
+    if rules.game == "head-to-head":
+        pack.update(RANKS * len(record.players))
+    return pack
+
+
+def where(copies: Sequence[CardCopy], steps: int) -> list[Counter[tuple[str, str]]]:
+    """Per step, how many copies of each code each zone holds, replayed from the moves."""
+    at: list[Counter[tuple[str, str]]] = [Counter() for _ in range(steps)]
+    for copy in copies:
+        moves = copy.moves
+        for k, move in enumerate(moves):
+            end = moves[k + 1].step if k + 1 < len(moves) else steps
+            if move.zone is not None:
+                for t in range(move.step, end):
+                    at[t][(move.zone, copy.code)] += 1
+    return at
+
+
+def check_trace(
+    zones: Sequence[Mapping[str, Sequence[str]]], copies: Sequence[CardCopy], *, whole: bool
+) -> None:
+    """Each move agrees with the zones and is seen (no event comes of hidden cards), and
+    replaying the moves puts every shown card in
+    its zone; ``whole`` (the full table): every card but the stock's is one copy, in
+    exactly one zone, and no copy is lost."""
+    for copy in copies:
+        assert [m.step for m in copy.moves] == sorted(m.step for m in copy.moves)
+        for m in copy.moves:
+            assert m.source != m.zone
+            if m.source is not None and m.step > 0:
+                before = zones[m.step - 1][m.source]
+                assert copy.code in before or HIDDEN_CARD in before, (copy.label, m)
+            if m.zone is not None:
+                after = zones[m.step][m.zone]
+                assert copy.code in after or HIDDEN_CARD in after, (copy.label, m)
+            else:
+                assert not whole, (copy.label, m)
+            # a move is seen: the card shows where it went, or showed where it was
+            shows = m.zone is not None and copy.code in zones[m.step][m.zone]
+            showed = m.source is not None and copy.code in zones[m.step - 1][m.source]
+            assert shows or showed, (copy.label, m)
+    for t, (step, at) in enumerate(zip(zones, where(copies, len(zones)), strict=True)):
+        held = Counter[str]()
+        for (zone, _), n in at.items():
+            held[zone] += n
+        for zone, cards in step.items():
+            shown = Counter(cards)
+            hidden = shown.pop(HIDDEN_CARD, 0)
+            for code, n in shown.items():
+                assert at[(zone, code)] >= n, (t, zone, code)
+            if whole:
+                assert held[zone] == (sum(shown.values()) if zone == "stock" else len(cards))
+            elif not hidden:  # believed copies sit only where cards are hidden
+                assert held[zone] == len(cards), (t, zone)
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=seeds)
-def test_history_of_generated_games_rebuilds_every_hand(game: str, seed: int) -> None:
+def test_every_card_of_a_generated_game_is_in_one_zone_at_every_step(game: str, seed: int) -> None:
+    rules = rules_of(game)
     for record in two_games(game, seed):
-        check_history(tables_of(record))
-
-
-def test_a_played_card_is_played_at_the_step_it_left_the_hand() -> None:
-    (record,) = parse((DATA / "escalation-pierce" / "worked-example.kgn").read_text("utf-8"))
-    steps = list(replay_steps(record))
-    history = check_history([s.table for s in steps])
-    for step in steps[1:]:
-        assert step.action is not None
-        text = step.table["last"]["text"].removeprefix("take ")
-        for code in text.split():
-            assert CardEvent(step.index, "played", step.action.seat_letter) in history[code]
-
-
-def test_wild_escape_tribute_is_passed_between_hands() -> None:
-    (record,) = parse((DATA / "wild-escape" / "example-hand.kgn").read_text("utf-8"))
-    history = check_history(tables_of(record))
-    # C: tribute BJ (step 1), D: return 7S 4D (step 2), C: return 7S (step 3)
-    assert CardEvent(1, "passed", "C", "D") in history["BJ"]
-    assert CardEvent(2, "passed", "D", "C") in history["4D"]
-    assert [e for e in history["7S"] if e.step in (2, 3)] == [
-        CardEvent(2, "passed", "D", "C"),
-        CardEvent(3, "passed", "C", "D"),
-    ]
-
-
-def as_seen_by(history: dict[str, list[CardEvent]], seat: str) -> dict[str, list[CardEvent]]:
-    """The events one seat sees when no other hand is shown: its own, a card passed to it
-    drawn, one it passed on played."""
-    out: dict[str, list[CardEvent]] = {}
-    for code, events in history.items():
-        for e in events:
-            if e.kind == "passed" and e.to_seat == seat:
-                e = CardEvent(e.step, "drawn", seat)
-            elif e.kind == "passed" and e.seat == seat:
-                e = CardEvent(e.step, "played", seat)
-            if e.seat == seat:
-                out.setdefault(code, []).append(e)
-    return out
-
-
-def own(history: dict[str, list[CardEvent]], seat: str) -> dict[str, list[CardEvent]]:
-    mine = {code: [e for e in events if e.seat == seat] for code, events in history.items()}
-    return {code: events for code, events in mine.items() if events}
+        tables = tables_of(record)
+        zones = [rules.card_zones(t) for t in tables]
+        total = sum(len(cards) for cards in zones[0].values())
+        assert all(sum(len(c) for c in step.values()) == total for step in zones)
+        copies = card_trace(zones)
+        check_trace(zones, copies, whole=True)
+        # card counts are conserved per code: at the end every card of the pack is a copy
+        assert Counter(c.code for c in copies) == pack_of(rules, record)
+        assert len(copies) == total
+        # the fast trace (changed zones only) is the plain one (every zone every step)
+        assert card_trace(zones, every_zone=True) == copies
+        for p in rules.perspectives(players=len(record.players))[1:3]:
+            assert p.seats is not None
+            seen = [rules.card_zones(rules.view(t, seats=p.seats)) for t in tables]
+            check_trace(seen, card_trace(seen), whole=False)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_seats_view_gives_the_history_of_what_it_saw(game: str) -> None:
+def test_card_history_groups_the_copies_of_each_code(game: str) -> None:
     rules = rules_of(game)
-    records = [generate_record(game, random.Random(seed)) for seed in range(3)]
-    if game == "wild-escape":  # with three joker tributes, A's among them
-        records += parse((DATA / "wild-escape" / "example-hand.kgn").read_text("utf-8"))
-    for record in records:
-        tables = tables_of(record)
-        full = card_history(tables)
-        mine = card_history([rules.view(t, seats=frozenset({0})) for t in tables])
-        if game == "head-to-head":  # others' hands are public there, so only A's own
-            assert own(mine, "A") == own(full, "A")
-        else:
-            assert mine == as_seen_by(full, "A")
-
-
-def test_head_to_head_views_play_a_hidden_choice_when_it_is_revealed() -> None:
-    rules = rules_of("head-to-head")
-    record = generate_record("head-to-head", random.Random(8), players=2)
-    steps = list(replay_steps(record))
-    full = card_history([s.table for s in steps])
-    b_view = card_history([rules.view(s.table, seats=frozenset({1})) for s in steps])
-    # the trick's first card: played when chosen in full, when revealed in B's view
-    first = steps[1]
-    assert first.action is not None
-    chooser, code = first.action.seat_letter, first.table["last"]["text"]
-    assert CardEvent(1, "played", chooser) in full[code]
-    if chooser == "A":
-        assert CardEvent(2, "played", "A") in b_view[code]
-        assert CardEvent(1, "played", "A") not in b_view[code]
-    else:
-        assert CardEvent(1, "played", "B") in b_view[code]
+    (record, _) = two_games(game, 3)
+    history = card_history(rules, tables_of(record))
+    for code, copies in history.items():
+        assert [c.number for c in copies] == list(range(1, len(copies) + 1))
+        assert {c.code for c in copies} == {code}

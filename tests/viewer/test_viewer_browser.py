@@ -1,6 +1,7 @@
 """The replay viewer in a real browser (Debian's Chromium through Playwright): the
-move list, the keys, autoplay, the perspective control, a card's history and the
-chart's marker, and permalinks that render the same table as the stepping script.
+move list, the keys, autoplay, the perspective control and the chart's marker, and
+permalinks that render the same table as the stepping script.  A card's history:
+test_viewer_card_trace_browser.py.
 
 Set KIBITZ_SCREENSHOTS=var/screens to keep screenshots of the pages visited.
 """
@@ -15,7 +16,6 @@ import pytest
 
 from records.models import Game
 from records.selectors import game_steps
-from replay.history import card_history
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -153,42 +153,6 @@ def test_the_perspective_control_hides_and_shows_cards(
     page.locator("#view-all").click()  # back to everything, at the step reached
     expect(page).to_have_url(re.compile(r"\?step=6$"))
     expect(page.locator(BACKS)).to_have_count(0)
-
-
-def test_a_cards_history_opens_in_a_panel_and_escape_closes_it(
-    page: Any, live_server: Any, game_factory: Callable[..., Game], snap: Callable[..., None]
-) -> None:
-    from playwright.sync_api import expect
-
-    game = game_factory(seed=8)
-    steps = game_steps(record=game.records.get())
-    history = card_history([s.table for s in steps])
-    code = steps[0].table["hands"]["B"][0]
-    events = history[code]
-    _open(page, f"{live_server.url}/games/{game.pk}/")
-    card = page.locator(f'[data-seat="B"] .hand button[data-card="{code}"]')
-    card.click()
-    panel = page.get_by_role("dialog")
-    expect(panel).to_be_visible()
-    expect(panel.locator("h2")).to_contain_text(card.get_attribute("aria-label"))
-    items = panel.locator(".card-panel-events li")
-    expect(items).to_have_count(len(events))
-    expect(items.first).to_contain_text("Step 0: dealt to B")
-    snap(page, "viewer-card-panel")
-    page.keyboard.press("Escape")
-    expect(panel).to_be_hidden()
-    expect(card).to_be_focused()
-
-    # a step link in the panel jumps there without a reload
-    played = next((e for e in events if e.kind == "played"), None)
-    if played is not None:
-        card.click()
-        panel.get_by_role("link", name=f"Step {played.step}").click()
-        expect(page.locator(FRAME)).to_have_attribute("data-step", str(played.step))
-        expect(panel.locator("li.now")).to_contain_text("played by B")
-        page.keyboard.press("Escape")
-        expect(panel).to_be_hidden()
-    assert _not_reloaded(page)
 
 
 def test_a_permalink_renders_what_stepping_shows(

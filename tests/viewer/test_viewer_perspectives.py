@@ -69,10 +69,11 @@ def _history_json(body: str) -> dict[str, list[list[Any]]]:
     return data
 
 
-def _expected_history(tables: list[dict[str, Any]]) -> dict[str, list[list[Any]]]:
+def _expected_history(rules: AnyRules, tables: list[dict[str, Any]]) -> dict[str, Any]:
+    """The engine's card history as the page embeds it (no hand-to-hand moves here)."""
     return {
-        code: [[e.step, e.kind, e.seat, e.to_seat] for e in events]
-        for code, events in card_history(tables).items()
+        code: [[[m.step, m.source, m.zone] for m in copy.moves] for copy in copies]
+        for code, copies in card_history(rules, tables).items()
     }
 
 
@@ -238,14 +239,16 @@ def test_the_card_history_is_embedded_and_matches_the_engine(
     game = game_factory(seed=8)
     steps = game_steps(record=game.records.get())
     history = _history_json(_page(game, "?step=3"))
-    assert history == _expected_history([s.table for s in steps])
+    assert history == _expected_history(_rules(game), [s.table for s in steps])
     # a known card: the first of A's hand at the deal was dealt to A, at step 0
     card = steps[0].table["hands"]["A"][0]
-    assert history[card][0] == [0, "dealt", "A", None]
-    played = [e for e in history[card] if e[1] == "played"]
-    for step, _, seat, _ in played:
-        assert card not in steps[step].table["hands"][seat]
-        assert card in steps[step - 1].table["hands"][seat]
+    (copy,) = history[card]  # Pierce: one pack, one copy of each card
+    assert copy[0] == [0, None, "hand:A"]
+    played = [m for m in copy if m[1] == "hand:A"]
+    for step, _, zone in played:
+        assert zone == "pile:A"
+        assert card not in steps[step].table["hands"]["A"]
+        assert card in steps[step - 1].table["hands"]["A"]
 
 
 def test_the_card_history_under_a_view_holds_only_what_it_saw(
@@ -256,13 +259,15 @@ def test_the_card_history_under_a_view_holds_only_what_it_saw(
     steps = game_steps(record=game.records.get())
     history = _history_json(_page(game, "?view=A"))
     viewed = [rules.view(s.table, seats=frozenset({0})) for s in steps]
-    assert history == _expected_history(viewed)
-    assert all(e[2] == "A" or e[3] == "A" for events in history.values() for e in events)
+    assert history == _expected_history(rules, viewed)
     hidden_from_a = set(steps[0].table["hands"]["B"]) - set(steps[0].table["hands"]["A"])
     assert hidden_from_a
-    for card in hidden_from_a:
-        assert [0, "dealt", "B", None] not in history.get(card, [])
-    assert _history_json(_page(game, "?view=public")) == {}
+    for card in hidden_from_a:  # B's cards: seen only once played, never at the deal
+        for copy in history.get(card, []):
+            assert copy[0][0] > 0 and copy[0][1] is not None
+    public = _history_json(_page(game, "?view=public"))  # only cards played are seen
+    assert public
+    assert all(copy[0][1] is not None for copies in public.values() for copy in copies)
 
 
 def test_cards_in_the_table_are_buttons_with_their_code(
