@@ -162,3 +162,27 @@ def test_a_face_down_choice_makes_no_move_until_it_is_revealed() -> None:
     assert a_eight.moves[1] == M(2, "hand:A", "won:B")
     full = trace("head-to-head", record)
     assert moves(full["8"][0])[1:3] == [(1, "hand:A", "trick:A"), (2, "trick:A", "won:B")]
+
+
+def test_head_to_head_every_played_card_goes_where_its_trick_sent_it() -> None:
+    for name in ("two-players", "three-players-tie-own-card"):
+        record = example("head-to-head", name)
+        final = tables_of(record)[-1]
+        history = trace("head-to-head", record)
+        tied = 0
+        for trick in final["tricks"]:
+            for seat, rank in trick["cards"].items():
+                (copy,) = [c for c in history[rank] if c.moves[0].zone == f"hand:{seat}"]
+                owners = [w for w, cards in trick["taken"].items() if rank in cards]
+                where = (
+                    f"won:{seat}" if seat in owners else f"won:{owners[0]}" if owners else "deck"
+                )
+                assert copy.moves[-1].zone == where, (name, trick["number"], seat)
+                tied += len(owners) > 1
+            (prize,) = [
+                c
+                for c in history[trick["prize"]]
+                if c.moves[0].source == "stock" or c.moves[0].zone == "prize"
+            ]
+            assert prize.moves[-1].zone in {f"won:{w}" for w in trick["winners"]} | {"deck"}
+        assert tied or name == "two-players"  # each tied winner took its own card
