@@ -1,6 +1,7 @@
 """The card trace panel in a real browser (Debian's Chromium through Playwright): a
 card's whole journey (dealt, played, taken into a stack, where it ends), copies of one
-code listed apart, step links and the current step, and the spoiler-free mode.
+code listed apart, a tribute and its return, step links and the current step, and the
+spoiler-free mode.
 
 Set KIBITZ_SCREENSHOTS=var/screens to keep screenshots of the pages visited.
 """
@@ -8,6 +9,7 @@ Set KIBITZ_SCREENSHOTS=var/screens to keep screenshots of the pages visited.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from replay.history import CardCopy, card_history
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FRAME = "#replay-view .replay-frame"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _history(game: Game) -> tuple[dict[str, list[CardCopy]], list[dict[str, Any]]]:
@@ -139,3 +142,34 @@ def test_a_spoiler_free_page_lists_only_what_is_known_at_the_step(
     expect(items).to_have_count(3)
     expect(items.nth(1)).to_contain_text(f"played by {seat}")
     expect(items.last).to_have_text("Now: on the pile")
+
+
+def test_a_tribute_and_its_return_read_as_such(
+    page: Any, live_server: Any, upload_factory: Callable[..., Any]
+) -> None:
+    from playwright.sync_api import expect
+
+    text = (DATA / "wild-escape" / "example-hand.kgn").read_text("utf-8")
+    game = upload_factory(text=text).records.get(index=1).game
+    names = _names(game)
+    # C: tribute BJ (step 1), D: return 7S 4D (step 2), C: return 7S (step 3)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator('[data-seat="C"] .hand button[data-card="BJ"]').click()
+    panel = page.get_by_role("dialog")
+    expect(panel.locator(".card-copy h3")).to_have_count(3)  # three packs, three BJs
+    mine = panel.locator(".card-copy.here")
+    expect(mine.locator("h3")).to_have_text("Copy 1 of 3 (this card)")
+    expect(mine.locator('li[data-step="1"]')).to_have_text(
+        f"Step 1: given as tribute by C ({names['C']}) to D ({names['D']})"
+    )
+    expect(mine.locator('li[data-step="10"]')).to_contain_text(f"played by D ({names['D']})")
+    expect(mine.locator("li").last).to_have_text("End: out of play")
+    page.keyboard.press("Escape")
+    page.locator('[data-seat="D"] .hand button[data-card="7S"]').click()
+    seven = panel.locator(".card-copy.here")
+    expect(seven.locator('li[data-step="2"]')).to_contain_text(
+        f"returned by D ({names['D']}) to C ({names['C']})"
+    )
+    expect(seven.locator('li[data-step="3"]')).to_contain_text(
+        f"returned by C ({names['C']}) to D ({names['D']})"
+    )
