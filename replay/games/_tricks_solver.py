@@ -231,9 +231,8 @@ def solve_position(
     bounds = {run[0]: [0, pos.future] for run in runs}
     guess = pos.future // 2
     try:
-        for run in order:
-            low_high = bounds[run[0]]
-            guess = _mtdf(search, hands, trick, run[0], low_high, guess)
+        for b in order:
+            guess = _mtdf(search, hands, trick, b, bounds[b], guess)
     except OutOfTime:
         pass
     banked = pos.raw[hero]

@@ -23,7 +23,8 @@ the plain minimax (no pruning, no table) the tests pin this search to.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from replay.cards import Card, card
 
@@ -36,6 +37,7 @@ CARDS: tuple[Card, ...] = tuple(
     card(r + s) for s in SUIT_LETTERS for r in ("8", "9", "T", "J", "Q", "K", "A")
 )
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << PER_SUIT) - 1) << (PER_SUIT * s) for s in range(4))
+T = TypeVar("T")
 #: a table of this many entries or more is emptied before it grows further
 TABLE_LIMIT = 2_000_000
 
@@ -52,8 +54,21 @@ def _squeeze(present: int, hand: int) -> int:
     return out
 
 
+class _Lazy(dict[int, T]):
+    """A table of ``make(index)``, each entry worked out the first time it is read
+    (building all 16,384 at import would cost every process half a second)."""
+
+    def __init__(self, make: Callable[[int], T]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, index: int) -> T:
+        value = self[index] = self.make(index)
+        return value
+
+
 #: _squeeze for every pair of 7-bit patterns (index present << 7 | hand)
-SQUEEZE: tuple[int, ...] = tuple(_squeeze(i >> PER_SUIT, i & 127) for i in range(1 << 14))
+SQUEEZE: _Lazy[int] = _Lazy(lambda i: _squeeze(i >> PER_SUIT, i & 127))
 
 
 class OutOfTime(Exception):
@@ -124,6 +139,17 @@ def groups(legal: int, others: int) -> list[list[int]]:
     return out
 
 
+def _runs(index: int) -> tuple[int, ...]:
+    """The lowest card of each run of equivalent cards in one suit: ``index`` is the
+    others' cards (7 bits) << 7 | the seat's legal cards (7 bits)."""
+    others, legal = index >> PER_SUIT, index & 127
+    return tuple(run[0] for run in groups(legal, others))
+
+
+#: _runs for every pair of 7-bit patterns
+RUNS: _Lazy[tuple[int, ...]] = _Lazy(_runs)
+
+
 def points(number: int, count: int) -> int:
     """The worth of ``count`` tricks from trick ``number`` on: number + … ."""
     return count * number + count * (count - 1) // 2
@@ -178,6 +204,27 @@ class Search:
             return top
         if beta <= 0:
             return 0
+        # sure tricks from the trumps: a trump above every trump of the other side wins
+        # the trick it is played to, and a seat plays one card a trick
+        trumps = SUIT_MASKS[self.trump]
+        mine = hands[self.hero] & trumps
+        theirs = 0
+        most = 0
+        for seat in range(SEATS):
+            if seat != self.hero:
+                held = hands[seat] & trumps
+                theirs |= held
+                over = (held >> mine.bit_length()).bit_count()
+                if over > most:
+                    most = over
+        if most:  # hero loses at least ``most`` tricks: at best the cheapest ones
+            high = top - points(number, most)
+            if high <= alpha:
+                return high
+        elif mine:  # hero's trumps above all of theirs win at least as many tricks
+            low = points(number, (mine >> theirs.bit_length()).bit_count())
+            if low >= beta:
+                return low
         key = self.key(hands, turn)
         entry = self.table.get(key)
         first = -1
@@ -230,38 +277,71 @@ class Search:
 
     def ordered(
         self, hands: list[int], trick: list[tuple[int, int]], turn: int, first: int = -1
-    ) -> list[list[int]]:
-        """The groups of equivalent legal cards of ``turn``, in the order to try them."""
+    ) -> list[int]:
+        """One card of each run of equivalent legal cards of ``turn`` (the lowest), in
+        the order to try them."""
         hand = hands[turn]
-        legal = legal_mask(hand, trick)
         present = hands[0] | hands[1] | hands[2] | hands[3]
-        for _, b in trick:
-            present |= 1 << b
-        found = groups(legal, present & ~hand)
         if not trick:
             # leads: the table's best first, then high cards before low ones
-            found.reverse()
+            others = present & ~hand
+            found: list[int] = []
+            for shift in (21, 14, 7, 0):
+                if hand >> shift & 127:
+                    runs = RUNS[(others >> shift & 127) << 7 | hand >> shift & 127]
+                    found.extend(shift + r for r in reversed(runs))
             if first >= 0:  # (suit, rank among the suit's cards left) back to a card
-                suit = first // PER_SUIT
-                left = bits(present & SUIT_MASKS[suit])
+                left = bits(present & SUIT_MASKS[first // PER_SUIT])
                 if first % PER_SUIT < len(left):
                     card = left[first % PER_SUIT]
-                    found.sort(key=lambda g: card not in g)
+                    for b in found:  # the run holding that card (highest first)
+                        if b <= card and b // PER_SUIT == card // PER_SUIT:
+                            if hand >> card & 1 and not others & ((1 << card) - (1 << b)):
+                                found.remove(b)
+                                found.insert(0, b)
+                            break
             return found
-        trump = self.trump
-        led = trick[0][1] // PER_SUIT
-        winner = trick_winner(trick, trump)
-        top = max((b for s, b in trick if s == winner), default=-1)
-        hero = self.hero
+        trump, hero = self.trump, self.hero
+        lead_seat, top = trick[0]
+        led = top // PER_SUIT
+        winner, trumped, hero_done = lead_seat, led == trump, lead_seat == hero
+        for seat, b in trick[1:]:
+            present |= 1 << b
+            suit = b // PER_SUIT
+            if suit == trump:
+                if not trumped or b > top:
+                    winner, top, trumped = seat, b, True
+            elif not trumped and suit == led and b > top:
+                winner, top = seat, b
+            if seat == hero:
+                hero_done = True
+        present |= 1 << trick[0][1]
+        others = present & ~hand
+        shift = led * PER_SUIT
+        follow = hand >> shift & 127
+        if follow:
+            found = [shift + r for r in RUNS[(others >> shift & 127) << 7 | follow]]
+        else:
+            found = []
+            for shift in (0, 7, 14, 21):
+                if hand >> shift & 127:
+                    runs = RUNS[(others >> shift & 127) << 7 | hand >> shift & 127]
+                    found.extend(shift + r for r in runs)
         maximising = turn == hero
         # the hero wants the trick; the others want it away from the hero: a seat whose
         # side is not winning it tries its cheapest winning card first, else its lowest
-        hero_done = any(s == hero for s, _ in trick)
         wants = (winner != hero) if maximising else (winner == hero or not hero_done)
         if not wants:
             return found  # lowest first
-        winning = [g for g in found if _beats(g[0], top, trump, led)]
-        rest = [g for g in found if not _beats(g[0], top, trump, led)]
+        if trumped:
+            winning = [b for b in found if b // PER_SUIT == trump and b > top]
+        elif follow:
+            winning = [b for b in found if b > top]
+        else:
+            winning = [b for b in found if b // PER_SUIT == trump]
+        if not winning:
+            return found
+        rest = [b for b in found if b not in winning]
         if not maximising and not hero_done:
             winning.reverse()  # before the hero plays, the highest stands the best chance
         return winning + rest
@@ -279,8 +359,7 @@ class Search:
         maximising = turn == self.hero
         best_value = -1 if maximising else 1 << 30
         best_card = -1
-        for group in self.ordered(hands, trick, turn, first):
-            b = group[0]
+        for b in self.ordered(hands, trick, turn, first):
             v = self.after(hands, trick, turn, b, alpha, beta)
             if maximising:
                 if v > best_value:

@@ -212,10 +212,10 @@ def test_position_key_names_the_position() -> None:
 
 
 @st.composite
-def endings(draw: st.DrawFn) -> State:
-    """Endings of 1–3 cards a hand, any trump, leader, earlier winners and trick in
-    progress (each card in it legal)."""
-    size = draw(st.integers(1, 3))
+def endings(draw: st.DrawFn, most: int = 3) -> State:
+    """Endings of 1–``most`` cards a hand, any trump, leader, earlier winners and trick
+    in progress (each card in it legal)."""
+    size = draw(st.integers(1, most))
     pack = draw(st.permutations(PACK))
     hands = [{c.code: c for c in pack[s * size : (s + 1) * size]} for s in range(4)]
     leader = draw(st.integers(0, 3))
@@ -284,3 +284,12 @@ def test_state_at_checks_the_step() -> None:
         state_at(record, len(record.actions) + 1)
     with pytest.raises(ValueError, match="negative"):
         state_at(record, -1)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(endings(most=4).filter(lambda s: len(s.hands[s.turn]) >= 3))
+def test_the_fast_solver_agrees_with_the_plain_minimax_on_four_trick_endings(
+    state: State,
+) -> None:
+    # the plain minimax takes about half a second for four tricks: a few examples
+    assert {c.card: c.value for c in solve(state, budget_s=60).cards} == plain_values(state)
