@@ -52,10 +52,12 @@ def positions(left: int, count: int) -> list[State]:
     for record in generate_records("escalative-tricks", count=10**6, seed=SEED):
         for step in range(len(record.actions) + 1):
             state = state_at(record, step)
+            turn = state.turn
             if (
                 state.phase is Phase.PLAY
+                and turn is not None
                 and not state.trick
-                and len(state.hands[state.turn]) == left
+                and len(state.hands[turn]) == left
             ):
                 found.append(state)
                 break
