@@ -286,20 +286,24 @@ class Search:
             # leads: the table's best first, then high cards before low ones
             others = present & ~hand
             found: list[int] = []
+            low: list[int] = []
             for shift in (21, 14, 7, 0):
                 if hand >> shift & 127:
                     runs = RUNS[(others >> shift & 127) << 7 | hand >> shift & 127]
-                    found.extend(shift + r for r in reversed(runs))
+                    found.append(shift + runs[-1])
+                    low.extend(shift + r for r in runs[:-1])
+            found.extend(low)
             if first >= 0:  # (suit, rank among the suit's cards left) back to a card
                 left = bits(present & SUIT_MASKS[first // PER_SUIT])
                 if first % PER_SUIT < len(left):
                     card = left[first % PER_SUIT]
-                    for b in found:  # the run holding that card (highest first)
-                        if b <= card and b // PER_SUIT == card // PER_SUIT:
-                            if hand >> card & 1 and not others & ((1 << card) - (1 << b)):
-                                found.remove(b)
-                                found.insert(0, b)
-                            break
+                    # the run holding that card: its lowest card is the highest one
+                    # tried at or below it in its suit
+                    below = [b for b in found if b <= card and b // PER_SUIT == card // PER_SUIT]
+                    if hand >> card & 1 and below:
+                        b = max(below)
+                        found.remove(b)
+                        found.insert(0, b)
             return found
         trump, hero = self.trump, self.hero
         lead_seat, top = trick[0]
