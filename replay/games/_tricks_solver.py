@@ -44,8 +44,10 @@ from replay.record import seat_letter
 SOLVER_VERSION = "1"
 #: exact solutions kept in-process
 CACHE_SIZE = 512
-#: transposition tables kept in-process (one per hero, trump and offset)
+#: transposition tables kept in-process (one per hero, trump and offset), and their
+#: entries in all (about 270 bytes each: some 27 MB at most)
 TABLES_KEPT = 16
+TABLE_ENTRIES_KEPT = 100_000
 DEFAULT_BUDGET_S = 2.0
 
 Key = tuple[int, int, int, int, int]
@@ -197,6 +199,8 @@ def _table(hero: int, trump: int, offset: int) -> Table:
         while len(_TABLES) > TABLES_KEPT:
             _TABLES.popitem(last=False)
     _TABLES.move_to_end(key)
+    while len(_TABLES) > 1 and sum(map(len, _TABLES.values())) > TABLE_ENTRIES_KEPT:
+        _TABLES.popitem(last=False)  # the least recently used first
     return table
 
 

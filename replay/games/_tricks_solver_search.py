@@ -38,8 +38,9 @@ CARDS: tuple[Card, ...] = tuple(
 )
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << PER_SUIT) - 1) << (PER_SUIT * s) for s in range(4))
 T = TypeVar("T")
-#: a table of this many entries or more is emptied before it grows further
-TABLE_LIMIT = 2_000_000
+#: a table of this many entries or more is emptied before it grows further (an entry
+#: is about 270 bytes; a whole deal makes a few thousand)
+TABLE_LIMIT = 100_000
 
 
 def _squeeze(present: int, hand: int) -> int:

@@ -187,6 +187,15 @@ def test_whole_deal_is_solved_exactly_and_cached() -> None:
     assert solve(state) is solution  # the LRU, by position key
 
 
+def test_kept_tables_stay_under_their_entry_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    solver.clear_caches()
+    monkeypatch.setattr(solver, "TABLE_ENTRIES_KEPT", 10)
+    state = _first_lead()
+    solve(state, budget_s=60)
+    solve(ending("A: AH; B: KH; C: QH; D: 8S", trump="S", turn=0, winners="AAAAAA"))
+    assert len(solver._TABLES) == 1  # the first deal's table went: over the limit
+
+
 def test_a_tiny_budget_gives_true_bounds_never_a_guess() -> None:
     state = _first_lead()
     exact = {c.card: c.value for c in solve(state, budget_s=60, cache=False).cards}
