@@ -34,6 +34,13 @@ def first_card(record: GameRecord) -> int:
     return next(k for k, a in enumerate(record.actions) if isinstance(a.move, Play))
 
 
+@pytest.fixture(autouse=True)
+def ample_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Time enough for every answer to be exact, however loaded the machine (the
+    budget's own behaviour: ``test_an_answer_cut_by_the_budget_says_so``)."""
+    monkeypatch.setattr("api.best.BUDGET_S", 120.0)
+
+
 @pytest.fixture
 def games(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, Any]:
     owner = user_factory("owner")
@@ -148,3 +155,21 @@ def test_a_private_game_is_a_404_to_those_who_may_not_see_it(
     client.force_authenticate(games["owner"])
     assert client.get(path).status_code == 200
     assert client.get(url(999_999, step)).status_code == 404
+
+
+def test_an_answer_cut_by_the_budget_says_so(
+    client: APIClient, games: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = games["public_record"]
+    step = first_card(record)
+    monkeypatch.setattr("api.best.BUDGET_S", 0.0)
+    body = client.get(url(games["public"], step)).json()
+    assert body["exact"] is False and body["best"] is None
+    exact = {c.card: c.value for c in solve(state_at(record, step), budget_s=120).cards}
+    for c in body["cards"]:
+        assert c["low"] <= exact[c["card"]] <= c["high"]
+        assert c["value"] in (None, exact[c["card"]])
+    assert body["played"]["cost"] is None
+    # not kept: with time, the same step is answered exactly
+    monkeypatch.setattr("api.best.BUDGET_S", 120.0)
+    assert client.get(url(games["public"], step)).json()["exact"] is True
