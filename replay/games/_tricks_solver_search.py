@@ -5,15 +5,18 @@ int.  :class:`Search` answers "how many points does ``hero`` take from the trick
 left, from here, if ``hero`` plays for the most and the other three for the least?"
 by fail-soft alpha-beta with
 
-- a transposition table at trick boundaries, keyed on the four hands and the leader
-  (the trick number follows from the hands, see ``offset``), holding a lower and an
-  upper bound and the best lead;
+- a transposition table at trick boundaries, keyed on the four hands (each card as
+  its rank among the cards left in its suit) and the leader (the trick number follows
+  from the hands, see ``offset``), holding a lower and an upper bound and the best
+  lead;
 - equivalent-card merging: two cards of one hand, of one suit, with no card of
   another hand or of the trick in progress between them, win and lose the same tricks,
   so only one of them is searched;
-- move ordering (the table's best lead first; a seat that can take the trick tries
-  its cheapest winning card, one that cannot its lowest card);
-- a quick cut: a node whose tricks are worth at most ``alpha`` in all is not searched;
+- move ordering (the table's best lead first, then each suit's top card, then low
+  leads; a seat whose side is not winning the trick tries its cheapest winning card,
+  else its lowest card);
+- quick cuts: a node whose tricks are worth at most ``alpha`` in all is not searched,
+  and trumps above all of the other side's count as sure tricks, a bound each way;
 - a deadline, checked every 1,024 nodes (:class:`OutOfTime`).
 
 Everything here is plain ints and lists; :mod:`replay.games._tricks_solver_plain` is
@@ -103,14 +106,6 @@ def trick_winner(trick: Sequence[tuple[int, int]], trump: int) -> int:
         elif not trumped and suit == led and b > top:
             winner, top = seat, b
     return winner
-
-
-def _beats(b: int, top: int, trump: int, led: int) -> bool:
-    """Whether card ``b`` beats the trick's winning card ``top`` (suit ``led`` led)."""
-    suit, top_suit = b // PER_SUIT, top // PER_SUIT
-    if suit == trump:
-        return top_suit != trump or b > top
-    return top_suit != trump and suit == led and b > top
 
 
 def legal_mask(hand: int, trick: Sequence[tuple[int, int]]) -> int:
