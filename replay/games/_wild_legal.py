@@ -433,3 +433,16 @@ def moves(state: State) -> list[tuple[int, Move]]:
         (seat, Play(items)) for items, key in plays.found(top.combo.size) if key > top.combo.key
     ]
     return [(seat, PASS), *beats]
+
+
+def canonical_play(play: Play, state: State) -> Play | None:
+    """The listed form of ``play`` (as a record may write it: cards in any order, a
+    joker declared otherwise or not at all): the same cards read as the same
+    combination, written canonically; None when its cards make no play."""
+    try:
+        combo = classify(play.cards, trump=state.trump, order=state.order, compare=state.compare)
+    except ComboError:
+        return None
+    cards = Counter(code for code, _ in play.cards)
+    found = Plays(cards, state.trump, state.order, state.compare).found(len(play.cards))
+    return next((Play(items) for items, key in found if key == combo.key), None)
