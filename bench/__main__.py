@@ -20,6 +20,7 @@ BENCHMARKS = {
     "memory": "bench.memory",
     "junk": "bench.junk",
     "solver": "bench.solver",
+    "legal": "bench.legal",
 }
 RESULTS = Path("var/bench/results.json")
 

@@ -41,6 +41,7 @@ from replay.games._deal import (
     write_deal,
     write_stock,
 )
+from replay.games._pierce_legal import choices
 from replay.record import Outcome, Variant, seat_letter
 from replay.registry import register
 from replay.rules import FactSpec, Option, Rules
@@ -353,6 +354,14 @@ class PierceRules(Rules[Setup, Move, State]):
             state.over = True
             state.winner = seat
             state.turn = None
+
+    def legal_moves(self, state: State) -> list[tuple[int, Move]]:
+        """The seat to act: its plays, then takes (:func:`~._pierce_legal.choices`)."""
+        seat = state.turn
+        if state.over or seat is None:
+            return []
+        plays, leads = choices(state.hands[seat].values(), VALUE, state)
+        return [(seat, Play(cs)) for cs in plays] + [(seat, Take(cs)) for cs in leads]
 
     def is_over(self, state: State) -> bool:
         return state.over
