@@ -1,0 +1,256 @@
+"""The analysis board (/games/<id>/analysis/) and its KGN download, on all five games:
+the engine's legal actions listed at a step, a line played on, the bad line, step or
+move answered with a 400 that names it (the board at the last good position), a
+private game's 404, and a download that reads back through the engine."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.test import Client
+
+from records.models import Game
+from records.selectors import stored_record
+from replay import registry
+from replay.legal import legal_actions
+from replay.load import parse
+from replay.record import seat_letter
+from replay.verify import Status, verify
+from viewer.analysis import ANALYSIS_COMMENT, position, split_line
+
+pytestmark = pytest.mark.django_db
+
+GAMES = [
+    "escalation-pierce",
+    "escalation-knizia",
+    "escalative-tricks",
+    "head-to-head",
+    "wild-escape",
+]
+
+
+def _board(game: Game, query: str = "", status: int = 200, client: Client | None = None) -> str:
+    response = (client or Client()).get(f"/games/{game.pk}/analysis/{query}")
+    assert response.status_code == status, response.content.decode()[:2000]
+    return response.content.decode()
+
+
+def _listed(body: str) -> list[str]:
+    return [html.unescape(a) for a in re.findall(r'data-action="([^"]*)"', body)]
+
+
+def _state_at(game: Game, step: int) -> tuple[Any, Any, Any]:
+    """The engine's own replay of the game's record to ``step``."""
+    record = stored_record(game.records.get())
+    assert record is not None
+    rules = registry.get(game.game)
+    assert rules is not None
+    state = rules.start(
+        setup=record.setup, variant=record.variant, players=len(record.players), first=record.first
+    )
+    for action in record.actions[:step]:
+        rules.apply(state, action.seat, action.move)
+    return rules, record, state
+
+
+def _find(pattern: str, body: str) -> str:
+    match = re.search(pattern, body, re.S)
+    assert match is not None, pattern
+    return match.group(1)
+
+
+def _line_of(body: str) -> list[str]:
+    """The line the board's address holds (its data-url)."""
+    url = html.unescape(_find(r'class="analysis-frame" data-url="([^"]*)"', body))
+    return split_line(parse_qs(urlsplit(url).query).get("line", [""])[0])
+
+
+def _at(body: str) -> int:
+    return int(_find(r'class="analysis-frame"[^>]* data-at="(\d+)"', body))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_board_lists_the_engines_legal_actions_and_plays_one(
+    game_factory: Callable[..., Game], name: str
+) -> None:
+    game = game_factory(game=name, seed=21)
+    step = 5
+    rules, record, state = _state_at(game, step)
+    body = _board(game, f"?step={step}")
+    expected = legal_actions(rules, state)
+    assert expected and sorted(_listed(body)) == sorted(expected)
+    assert _at(body) == step and _line_of(body) == []
+    # the record's next move is among them, marked as the record's
+    recorded = (
+        f"{seat_letter(record.actions[step].seat)}: {rules.write_move(record.actions[step].move)}"
+    )
+    assert re.search(rf'class="choice recorded"[^>]*data-action="{re.escape(recorded)}"', body)
+    # playing a listed action that is not the record's extends the line by it
+    other = next(a for a in expected if a != recorded)
+    played = _board(game, f"?step={step}&line={other}")
+    assert _at(played) == step + 1 and _line_of(played) == [other]
+    assert 'id="line-leaves"' in played  # the line leaves the record at once
+    # the board after it lists the engine's actions there
+    pos = position(rules, record, step, [other])
+    assert sorted(_listed(played)) == sorted(
+        legal_actions(rules, pos.state) if not pos.over else []
+    )
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_move_box_and_the_bot_extend_the_line(
+    game_factory: Callable[..., Game], name: str
+) -> None:
+    game = game_factory(game=name, seed=22)
+    rules, record, state = _state_at(game, 3)
+    action = legal_actions(rules, state)[-1]
+    response = Client().get(f"/games/{game.pk}/analysis/", {"step": 3, "move": action})
+    assert response.status_code == 302
+    assert split_line(parse_qs(urlsplit(response["Location"]).query)["line"][0]) == [action]
+    body = _board(game, f"?step=3&line={action}&seed=7")
+    bot = _find(r'href="([^"]*)" id="bot-move"', body)
+    bot_line = split_line(parse_qs(urlsplit(html.unescape(bot)).query)["line"][0])
+    assert bot_line[0] == action and len(bot_line) == 2
+    assert "seed=7" in bot
+    # the same seed gives the same bot move; the bot's move is legal here
+    again = _board(game, f"?step=3&line={action}&seed=7")
+    assert _find(r'href="([^"]*)" id="bot-move"', again) == bot
+    after = position(rules, record, 3, [action])
+    assert bot_line[1] in legal_actions(rules, after.state)
+
+
+def test_following_the_record_is_marked_recorded(game_factory: Callable[..., Game]) -> None:
+    game = game_factory(game="head-to-head", seed=23)
+    rules, record, _ = _state_at(game, 0)
+    recorded = [f"{seat_letter(a.seat)}: {rules.write_move(a.move)}" for a in record.actions[2:4]]
+    body = _board(game, "?step=2&line=" + " ".join(recorded))
+    assert 'id="line-leaves"' not in body and "all as recorded" in body
+    assert body.count('<li class="recorded') == 2
+    # the record's moves from step 2 on link to their positions
+    assert re.search(r'id="record-moves"', body) and "step=3" in body
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("7H", "has no seat"),
+        ("Q: 7H", "no seat Q"),
+        ("A: frobnicate", "cannot"),
+    ],
+)
+def test_an_unreadable_line_is_a_clear_400(
+    game_factory: Callable[..., Game], line: str, words: str
+) -> None:
+    game = game_factory(game="escalation-pierce", seed=24)
+    body = _board(game, f"?step=2&line={line}", status=400)
+    problem = html.unescape(_find(r'id="analysis-problem">(.*?)</div>', body))
+    assert words in problem or "Move 1 of the line" in problem
+    assert _at(body) == 2  # the board at the last good position
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_an_illegal_move_is_named_and_the_board_stays_before_it(
+    game_factory: Callable[..., Game], name: str
+) -> None:
+    game = game_factory(game=name, seed=25)
+    rules, record, state = _state_at(game, 4)
+    good = legal_actions(rules, state)[0]
+    # the seat that just acted plays the record's move once more: never legal here
+    again = f"{seat_letter(record.actions[3].seat)}: {rules.write_move(record.actions[3].move)}"
+    pos = position(rules, record, 4, [good, again])
+    assert pos.fault is not None, "the repeated move should be refused"
+    body = _board(game, f"?step=4&line={good} {again}", status=400)
+    problem = html.unescape(_find(r'id="analysis-problem">(.*?)</div>', body))
+    assert f"Move 2 of the line, “{again}”" in problem and pos.fault.message in problem
+    assert _at(body) == 5 and _line_of(body) == [good]
+
+
+def test_a_bad_step_or_typed_move_is_a_400_never_a_500(game_factory: Callable[..., Game]) -> None:
+    game = game_factory(game="escalative-tricks", seed=26)
+    assert "is not a number" in _board(game, "?step=abc", status=400)
+    assert "past the record" in _board(game, "?step=99999", status=400)
+    assert "before the deal" in _board(game, "?step=-3", status=400)
+    body = _board(game, "?step=6&move=zz top", status=400)
+    assert "cannot" in body and 'value="zz top"' in body  # the box keeps what was typed
+    assert "Bot move" in _board(game, "?step=6&seed=notanumber")
+    response = Client().get(f"/games/{game.pk}/analysis.kgn?step=2&line=Z: 9")
+    assert response.status_code == 400 and "no seat Z" in response.content.decode()
+
+
+def test_a_private_game_is_a_404_to_others(
+    game_factory: Callable[..., Game], user_factory: Callable[..., Any]
+) -> None:
+    owner, other = user_factory("ana-owner"), user_factory("ana-other")
+    game = game_factory(game="head-to-head", visibility="private", owner=owner, seed=27)
+    mine = Client()
+    mine.force_login(owner)
+    assert mine.get(f"/games/{game.pk}/analysis/?step=1").status_code == 200
+    assert mine.get(f"/games/{game.pk}/analysis.kgn?step=1").status_code == 200
+    theirs = Client()
+    theirs.force_login(other)
+    for client in (Client(), theirs):
+        for path in ("analysis/?step=1", "analysis/?step=1&line=A: 7", "analysis.kgn?step=1"):
+            assert client.get(f"/games/{game.pk}/{path}").status_code == 404
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_kgn_download_reads_back_as_a_valid_record(
+    game_factory: Callable[..., Game], name: str
+) -> None:
+    game = game_factory(game=name, seed=28)
+    rules, record, state = _state_at(game, 6)
+    line = [legal_actions(rules, state)[-1]]
+    pos = position(rules, record, 6, line)
+    line.append(pos.bot_action(3) or "")
+    query = {"step": "6", "line": " ".join(line)}
+    response = Client().get(f"/games/{game.pk}/analysis.kgn", query)
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/x-kgn")
+    assert "attachment" in response["Content-Disposition"]
+    text = response.content.decode()
+    (back,) = parse(text)
+    assert back.actions[:5] == record.actions[:5]
+    assert (back.actions[5].seat, back.actions[5].move) == (
+        record.actions[5].seat,
+        record.actions[5].move,
+    )
+    assert [f"{seat_letter(a.seat)}: {rules.write_move(a.move)}" for a in back.actions[6:]] == line
+    assert ANALYSIS_COMMENT in back.actions[5].comments
+    assert back.tags == record.tags and back.players == record.players
+    verdict = verify(back)
+    # the engine's writer gives a stopped game as "*" at the end of its moves, no Result
+    assert verdict.status == Status.INCOMPLETE and back.star and back.result is None
+    assert text.rstrip().endswith(" *") and "[Result" not in text
+
+
+def test_a_line_that_finishes_the_game_downloads_its_real_result(
+    game_factory: Callable[..., Game],
+) -> None:
+    game = game_factory(game="head-to-head", seed=29)
+    rules, record, _ = _state_at(game, 0)
+    line: list[str] = []
+    pos = position(rules, record, 0, line)
+    while not pos.over:
+        line.append(pos.bot_action(5) or "")
+        pos = position(rules, record, 0, line)
+    body = _board(game, "?step=0&line=" + " ".join(line))
+    assert 'id="analysis-over"' in body and 'id="legal-count"' not in body
+    text = Client().get(f"/games/{game.pk}/analysis.kgn", {"line": " ".join(line)}).content.decode()
+    (back,) = parse(text)
+    assert verify(back).status == Status.VERIFIED
+    assert back.result == pos.outcome and ANALYSIS_COMMENT in back.comments
+
+
+def test_the_game_page_links_to_the_board(game_factory: Callable[..., Game]) -> None:
+    game = game_factory(game="escalation-knizia", seed=30)
+    body = Client().get(f"/games/{game.pk}/?step=4").content.decode()
+    link = re.search(r'<a href="([^"]*)" id="analysis-link"[^>]*>([^<]*)</a>', body)
+    assert link and link.group(2) == "Analyse"
+    assert html.unescape(link.group(1)) == f"/games/{game.pk}/analysis/?step=4"
+    seat_view = Client().get(f"/games/{game.pk}/?step=4&view=B").content.decode()
+    assert "Analyse this position (shows every hand)" in seat_view
