@@ -178,6 +178,18 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
         Raises RuleViolation, with a reason a player understands, before any change.
         """
 
+    def legal_moves(self, state: StateT) -> list[tuple[int, MoveT]]:
+        """Every legal next action of every seat that may act now, as (seat, move).
+
+        Each move is one ``apply`` accepts at ``state``; moves that ``write_move``
+        writes alike are listed once, in their canonical form (cards in canonical
+        order).  Empty once the game is over.  The order is the game's own, documented
+        where it is implemented: by seat, then as a person scans the choices (by
+        combination, then value).  A game that cannot list its actions raises
+        NotImplementedError (the five bundled games all can).
+        """
+        raise NotImplementedError(f"{self.game} does not list its legal actions")
+
     @abstractmethod
     def is_over(self, state: StateT) -> bool:
         """Whether the game has ended."""

@@ -37,6 +37,7 @@ from replay.games._deal import (
     write_stock,
 )
 from replay.games._knizia_cards import PASS, WILD, Move, Play, Take, is_number
+from replay.games._knizia_legal import card_sets
 from replay.games._knizia_reading import READINGS, check_held, play_shape, read_move
 from replay.record import GameRecord, Outcome, Variant, seat_letter
 from replay.registry import register
@@ -266,6 +267,20 @@ class KniziaRules(Rules[Setup, Move, State]):
             state.over = True
             state.went_out = seat
             state.turn = None
+
+    def legal_moves(self, state: State) -> list[tuple[int, Move]]:
+        """The seat to act: its plays (by total, then the Pass card), then, with a pile,
+        a take with each lead (:func:`replay.games._knizia_legal.card_sets`)."""
+        seat = state.turn
+        if state.over or seat is None:
+            return []
+        hand = state.hands[seat]
+        only_pass = all(c == PASS for c in hand if hand[c] > 0)
+        leads = card_sets(hand, above=None, passes=state.pass_always_leads or only_pass)
+        if not state.pile:
+            return [(seat, Play(cards, wild)) for cards, wild in leads]
+        plays = card_sets(hand, above=state.value or 0, passes=True)
+        return [(seat, Play(c, w)) for c, w in plays] + [(seat, Take(c, w)) for c, w in leads]
 
     def is_over(self, state: State) -> bool:
         return state.over

@@ -37,6 +37,7 @@ from replay.games._tricks_notation import (
     Pass,
     Play,
     Trump,
+    hand_order,
     parse_move,
     write_move,
 )
@@ -188,6 +189,26 @@ class TricksRules(Rules[Setup, Move, State]):
             state.phase = Phase.PLAY
         else:
             self._play(state, seat, move.card)
+
+    def legal_moves(self, state: State) -> list[tuple[int, Move]]:
+        """The seat to act.  Auction: ``pass`` (unless it holds an Ace and nobody has
+        bid), then each bid from one above the high bid to 28 (none once it passed).
+        Trump: each suit, C D H S.  Play: each card it may play, as its hand is shown
+        (by suit, high to low)."""
+        seat = state.turn
+        if state.phase is Phase.OVER or seat is None:
+            return []
+        hand = state.hands[seat].values()
+        if state.phase is Phase.TRUMP:
+            return [(seat, Trump(suit)) for suit in SUIT_NAMES]
+        if state.phase is Phase.PLAY:
+            return [(seat, Play(c)) for c in sorted(legal_cards(state, seat), key=hand_order)]
+        moves: list[Move] = []
+        if state.high_bid is not None or all(c.rank != ACE for c in hand):
+            moves.append(Pass())
+        if not state.passed[seat]:
+            moves.extend(Bid(n) for n in range((state.high_bid or 0) + 1, MAX_BID + 1))
+        return [(seat, move) for move in moves]
 
     def _not_your_turn(self, state: State, seat: int) -> str:
         turn, who = seat_letter(state.turn or 0), seat_letter(seat)

@@ -248,6 +248,18 @@ class HeadToHeadRules(Rules[Setup, Play, State]):
         if len(chosen) == state.players:
             self._resolve(state)
 
+    def legal_moves(self, state: State) -> list[tuple[int, Play]]:
+        """Every seat yet to choose a card in the current trick (in seat order), each
+        card it holds, low to high."""
+        if state.over:
+            return []
+        return [
+            (seat, Play(rank))
+            for seat in range(state.players)
+            if seat not in state.chosen
+            for rank in by_value(list(state.hands[seat]))
+        ]
+
     def _resolve(self, state: State) -> None:
         tricks = state.tricks
         prize = state.prizes[len(tricks)]

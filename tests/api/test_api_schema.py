@@ -154,7 +154,7 @@ def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, list[
     return {
         **{
             path: [{"id": r.game_id} for u in uploads for r in u.records.all()]
-            for path in ("/api/games/{id}/", "/api/games/{id}/steps/")
+            for path in ("/api/games/{id}/", "/api/games/{id}/steps/", "/api/games/{id}/legal/")
         },
         "/api/uploads/{id}/": [{"id": u.pk} for u in uploads],
         "/api/uploads/{id}/records/{index}/": [{"id": public.pk, "index": 5}],

@@ -59,6 +59,7 @@ NAMELESS = (
     "records:upload-delete",
     "records:upload-reverify",
     "api:game-steps",
+    "api:game-legal",  # the legal actions: cards and seat letters, no names
     "events:event-edit",
     "api:player-audit",  # the log of actions on the player (none here): ids, no names
 )

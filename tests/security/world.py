@@ -133,6 +133,7 @@ OBJECTS: dict[str, str] = {
     "players:player-split": "/players/{a}/split/",
     "api:game-detail": "/api/games/{game}/",
     "api:game-steps": "/api/games/{game}/steps/",
+    "api:game-legal": "/api/games/{game}/legal/?step=0",
     "api:upload-detail": "/api/uploads/{upload}/",
     "api:upload-reverify": "/api/uploads/{upload}/reverify/",
     "api:record-detail": "/api/uploads/{upload}/records/1/",
