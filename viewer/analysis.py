@@ -85,6 +85,9 @@ class Position:
     state: Any
     table: dict[str, Any]
     fault: Fault | None = None
+    #: False when the game cannot list its legal actions (the board then offers the
+    #: move box and the bot only)
+    listable: bool = True
     _legal: list[str] | None = None
 
     @property
@@ -131,7 +134,11 @@ class Position:
         """Every legal action of the seats that may act next (the engine's list,
         worked out once)."""
         if self._legal is None:
-            self._legal = [] if self.over else legal_actions(self.rules, self.state)
+            try:
+                self._legal = [] if self.over else legal_actions(self.rules, self.state)
+            except NotImplementedError:  # a game that cannot list its actions
+                self.listable = False
+                self._legal = []
         return self._legal
 
     def bot_action(self, seed: int) -> str | None:
@@ -142,6 +149,16 @@ class Position:
         key = f"{seed}/{self.record.game}/{self.step}/{' '.join(self.actions)}"
         seat, move = self.rules.bot_move(random.Random(key), self.state)
         return f"{seat_letter(seat)}: {self.rules.write_move(move)}"
+
+
+def action_key(action: str) -> tuple[str, ...]:
+    """What makes two KGN actions the same move whatever the order their cards are
+    written in (the record's ``C: take 5S 5D`` is the list's ``C: take 5D 5S``): the
+    seat, the keywords in order, the other words (cards, numbers) sorted."""
+    seat, _, text = action.partition(":")
+    words = text.split()
+    keywords = [w for w in words if w.islower()]
+    return (seat.strip().upper(), *keywords, "|", *sorted(w for w in words if not w.islower()))
 
 
 def split_line(text: str) -> list[str]:
@@ -232,7 +249,8 @@ def position(
             recorded
             and index < steps
             and record.actions[index].seat == seat
-            and rules.write_move(record.actions[index].move) == written
+            and action_key(f"A: {rules.write_move(record.actions[index].move)}")
+            == action_key(f"A: {written}")
         )
         played.append(LineMove(step + k, seat_letter(seat), written, recorded))
     if fault is None and len(line) > MAX_LINE:

@@ -18,6 +18,7 @@ from typing import Any
 from replay.errors import ActionSyntaxError
 from replay.games._wild_combos import ComboError, classify
 from replay.rules import AnyRules
+from viewer.analysis import action_key
 
 #: a group longer than this is cut into subgroups by value
 SUBGROUP_FROM = 16
@@ -81,6 +82,11 @@ class Group:
     def count(self) -> int:
         return sum(len(s.choices) for s in self.subgroups)
 
+    @property
+    def recorded(self) -> bool:
+        """Whether the record's next move is in the group."""
+        return any(c.recorded for s in self.subgroups for c in s.choices)
+
 
 @dataclass(slots=True)
 class SeatChoices:
@@ -97,6 +103,7 @@ def group_actions(
 ) -> list[SeatChoices]:
     """``actions`` (every legal action, ``"X: words"``) grouped by seat (in seat order),
     kind and value; ``recorded`` is the record's next action, marked where it appears."""
+    wanted = action_key(recorded) if recorded is not None else None
     seats: dict[str, dict[str, Group]] = {}
     #: (seat, group label) -> value label -> (sort key, subgroup)
     values: dict[tuple[str, str], dict[str, tuple[Any, Subgroup]]] = {}
@@ -111,7 +118,7 @@ def group_actions(
         if value not in by_value:
             by_value[value] = (key, Subgroup(value))
             group.subgroups.append(by_value[value][1])
-        by_value[value][1].choices.append(Choice(action, text, action == recorded))
+        by_value[value][1].choices.append(Choice(action, text, action_key(action) == wanted))
     out = []
     for seat in sorted(seats):
         groups = sorted(seats[seat].values(), key=lambda g: g.order)

@@ -21,7 +21,7 @@ from replay.legal import legal_actions
 from replay.load import parse
 from replay.record import seat_letter
 from replay.verify import Status, verify
-from viewer.analysis import ANALYSIS_COMMENT, position, split_line
+from viewer.analysis import ANALYSIS_COMMENT, action_key, position, split_line
 
 pytestmark = pytest.mark.django_db
 
@@ -79,21 +79,35 @@ def test_the_board_lists_the_engines_legal_actions_and_plays_one(
     game_factory: Callable[..., Game], name: str
 ) -> None:
     game = game_factory(game=name, seed=21)
-    step = 5
-    rules, record, state = _state_at(game, step)
+    record = stored_record(game.records.get())
+    assert record is not None
+    for at in (0, 7, len(record.actions) // 2, len(record.actions) - 1):
+        rules, _, state = _state_at(game, at)
+        body = _board(game, f"?step={at}")
+        assert sorted(_listed(body)) == sorted(legal_actions(rules, state)), at
+        assert _at(body) == at and _line_of(body) == []
+    # a step where the seat to act has a choice
+    step = next(
+        k for k in range(5, len(record.actions)) if len(legal_actions(*_state_at(game, k)[::2])) > 1
+    )
+    rules, _, state = _state_at(game, step)
     body = _board(game, f"?step={step}")
     expected = legal_actions(rules, state)
-    assert expected and sorted(_listed(body)) == sorted(expected)
-    assert _at(body) == step and _line_of(body) == []
-    # the record's next move is among them, marked as the record's
+    # the record's next move is among them (its cards perhaps in another order), marked
     recorded = (
         f"{seat_letter(record.actions[step].seat)}: {rules.write_move(record.actions[step].move)}"
     )
-    assert re.search(rf'class="choice recorded"[^>]*data-action="{re.escape(recorded)}"', body)
+    marked = _find(r'class="choice recorded"[^>]*data-action="([^"]*)"', body)
+    assert marked in expected and action_key(marked) == action_key(recorded)
+    assert body.count('class="choice recorded"') == 1
     # playing a listed action that is not the record's extends the line by it
-    other = next(a for a in expected if a != recorded)
+    other = next(a for a in expected if a != marked)
     played = _board(game, f"?step={step}&line={other}")
     assert _at(played) == step + 1 and _line_of(played) == [other]
+    # as its button does (a GET form: the board redirects to the longer line)
+    response = Client().get(f"/games/{game.pk}/analysis/", {"step": str(step), "move": other})
+    here = html.unescape(_find(r'class="analysis-frame" data-url="([^"]*)"', played))
+    assert response.status_code == 302 and response["Location"] == here
     assert 'id="line-leaves"' in played  # the line leaves the record at once
     # the board after it lists the engine's actions there
     pos = position(rules, record, step, [other])
@@ -109,7 +123,7 @@ def test_the_move_box_and_the_bot_extend_the_line(
     game = game_factory(game=name, seed=22)
     rules, record, state = _state_at(game, 3)
     action = legal_actions(rules, state)[-1]
-    response = Client().get(f"/games/{game.pk}/analysis/", {"step": 3, "move": action})
+    response = Client().get(f"/games/{game.pk}/analysis/", {"step": "3", "move": action})
     assert response.status_code == 302
     assert split_line(parse_qs(urlsplit(response["Location"]).query)["line"][0]) == [action]
     body = _board(game, f"?step=3&line={action}&seed=7")
