@@ -1,7 +1,18 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import legal, people, player_admin, player_stats, ratings, replay, stats, uploads, views
+from api import (
+    best,
+    legal,
+    people,
+    player_admin,
+    player_stats,
+    ratings,
+    replay,
+    stats,
+    uploads,
+    views,
+)
 from api.mend import RecordDetailApi, RecordEditsApi
 
 app_name = "api"
@@ -11,6 +22,7 @@ urlpatterns = [
     path("games/<int:pk>/", views.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:pk>/steps/", replay.GameStepsApi.as_view(), name="game-steps"),
     path("games/<int:pk>/legal/", legal.GameLegalApi.as_view(), name="game-legal"),
+    path("games/<int:pk>/best/", best.GameBestApi.as_view(), name="game-best"),
     path("uploads/", views.UploadListApi.as_view(), name="upload-list"),
     path("uploads/<int:pk>/", views.UploadDetailApi.as_view(), name="upload-detail"),
     path("uploads/<int:pk>/reverify/", uploads.UploadReverifyApi.as_view(), name="upload-reverify"),

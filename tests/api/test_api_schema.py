@@ -142,7 +142,15 @@ def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, list[
     match = kgn.write(list(generate_matches("escalation-knizia", count=1, seed=43, event="Cup")))
     cup = upload_factory(owner=owner, text=match)
     teams = upload_factory(owner=owner, text=kgn.write(kgn.records(2, seed=44, game=WILD)))
-    uploads = (public, private, cup, teams)
+    (tricks_record,) = kgn.records(1, seed=45, game="escalative-tricks")
+    tricks = upload_factory(owner=owner, text=kgn.write([tricks_record]))
+    uploads = (public, private, cup, teams, tricks)
+    # best play (api/best.py) answers at a step where a card is to be played
+    first = next(k for k, a in enumerate(tricks_record.actions) if hasattr(a.move, "card"))
+    best = [
+        {"id": tricks.records.get().game_id, "query": {"step": step}}
+        for step in (first, first + 9, len(tricks_record.actions) - 1)
+    ]
     for game in ("escalation-pierce", "escalation-knizia", WILD):
         ratings_update(game=game)
     players = list(Seat.objects.values_list("player_id", flat=True).distinct())
@@ -170,6 +178,7 @@ def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, list[
         "/api/players/{id}/vs/{other}/games/": pairs,
         "/api/ratings/{game}/": [{"game": g} for g in ("escalation-pierce", WILD)],
         "/api/ratings/{game}/partners/": [{"game": WILD}],
+        "/api/games/{id}/best/": best,
     }
 
 
@@ -225,5 +234,9 @@ def _with_id(pair: tuple[Any, dict[str, Any] | None]) -> Any:
     """A generated case, its path parameters replaced by known ones when given."""
     case, known = pair
     if known is not None:
+        known = dict(known)
+        query = known.pop("query", None)  # known query parameters too (best play's step)
         case.path_parameters = {**case.path_parameters, **known}
+        if query:
+            case.query = {**(case.query or {}), **query}
     return case

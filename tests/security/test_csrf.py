@@ -52,6 +52,7 @@ PLAIN = {
     "api:player-merge": "/api/players/1/merge/",
     "api:player-split": "/api/players/1/split/",
     "api:record-edits": "/api/uploads/1/records/1/edits/",
+    "api:game-best": "/api/games/1/best/?step=0",
 }
 
 
