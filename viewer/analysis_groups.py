@@ -64,6 +64,7 @@ class Choice:
     action: str
     text: str
     recorded: bool = False
+    best: Any = None  # viewer.analysis_best.CardBest, when best play is known
 
 
 @dataclass(slots=True)

@@ -30,6 +30,7 @@ from replay import registry
 from replay.record import GameRecord
 from replay.rules import AnyRules
 from viewer.analysis import LineError, Position, analysis_kgn, label_move, position, split_line
+from viewer.analysis_best import best_play
 from viewer.analysis_groups import group_actions
 from viewer.templatetags.cards import game_title
 
@@ -113,6 +114,13 @@ class Board:
         following = leaves is None and pos.at < pos.steps
         next_recorded = after[len(pos.line)].action if following else None
         seats = group_actions(self.rules, pos.state, legal, recorded=next_recorded)
+        best = best_play(self.rules, pos.state) if legal else None
+        if best is not None:
+            for seat in seats:
+                for group in seat.groups:
+                    for sub in group.subgroups:
+                        for choice in sub.choices:
+                            choice.best = best.cards.get(choice.text)
         bot = pos.bot_action(self.asked.seed)
         line = [
             {"move": move, "href": self.url(pos.step, actions[: k + 1]), "leaves": k == leaves}
@@ -131,6 +139,7 @@ class Board:
             "table": pos.table,
             "legal_count": len(legal),
             "seats": seats,
+            "best": best,
             "acting": [s.seat for s in seats],
             "line": line,
             "recorded": recorded,

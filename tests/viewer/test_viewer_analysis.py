@@ -17,6 +17,7 @@ from django.test import Client
 from records.models import Game
 from records.selectors import stored_record
 from replay import registry
+from replay.games._tricks_solver import solve
 from replay.legal import legal_actions
 from replay.load import parse
 from replay.record import seat_letter
@@ -268,3 +269,29 @@ def test_the_game_page_links_to_the_board(game_factory: Callable[..., Game]) -> 
     assert html.unescape(link.group(1)) == f"/games/{game.pk}/analysis/?step=4"
     seat_view = Client().get(f"/games/{game.pk}/?step=4&view=B").content.decode()
     assert "Analyse this position (shows every hand)" in seat_view
+
+
+def test_best_play_marks_each_card_in_escalative_tricks(game_factory: Callable[..., Game]) -> None:
+    game = game_factory(game="escalative-tricks", seed=33)
+    record = stored_record(game.records.get())
+    assert record is not None
+    step = len(record.actions) - 7  # in the play, a few tricks from the end: solved exactly
+    rules, _, state = _state_at(game, step)
+    solution = solve(state, cache=False)
+    assert solution.exact and solution.best is not None
+    body = _board(game, f"?step={step}")
+    assert 'id="best-note"' in body
+    for card in solution.cards:
+        button = _find(rf'data-action="[A-D]: {card.card}"[^>]*>(.*?)</button>', body)
+        cost = solution.best - card.low
+        mark = "✓" if cost == 0 else f"−{cost}"
+        assert f">{card.low} {mark}</span>" in button, (card, button)
+    # a what-if line's position is solved too
+    line = legal_actions(rules, state)[-1]
+    after = position(rules, record, step, [line])
+    body = _board(game, f"?step={step}&line={line}")
+    if not after.over:
+        assert 'id="best-note"' in body and 'class="best' in body
+    # and no other game shows it
+    other = game_factory(game="head-to-head", seed=33)
+    assert 'id="best-note"' not in _board(other, "?step=3")
