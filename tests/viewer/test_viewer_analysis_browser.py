@@ -117,3 +117,39 @@ def test_a_typed_move_and_a_bad_one(
     page.locator("#move-box").press("Enter")
     expect(frame).to_have_attribute("data-at", "3")
     expect(page.locator("#analysis-problem")).to_have_count(0)
+
+
+GAMES = [
+    "escalation-pierce",
+    "escalation-knizia",
+    "escalative-tricks",
+    "head-to-head",
+    "wild-escape",
+]
+
+
+def test_the_board_passes_axe_and_fits_a_phone(
+    browser: Any, page: Any, live_server: Any, game_factory: Callable[..., Game]
+) -> None:
+    from tests.web.test_web_quality import PHONE, _axe
+
+    urls = []
+    for n, name in enumerate(GAMES):
+        game = game_factory(game=name, seed=40 + n)
+        urls.append(f"{live_server.url}/games/{game.pk}/analysis/?step=7")
+    urls.append(urls[-1].replace("step=7", "step=3&line=Z: 9"))  # with a problem shown
+    problems = []
+    for url in urls:
+        page.goto(url)
+        problems += [f"{url}: {p}" for p in _axe(page)]
+    assert not problems, "\n".join(problems)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    wide = []
+    for url in urls:
+        phone.goto(url)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            wide.append(f"{url}: {width} px wide")
+    context.close()
+    assert not wide, "\n".join(wide)
