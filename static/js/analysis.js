@@ -36,7 +36,16 @@
 
   function frame() { return board.querySelector(".analysis-frame"); }
 
+  function refocus(id) {
+    // the control used is gone with the old board: the same one on the new board, or
+    // the first choice (to play on from the keyboard), or the board itself
+    var next = (id && document.getElementById(id)) || board.querySelector("button.choice") || board;
+    next.focus({ preventScroll: true });
+  }
+
   function load(url, push) {
+    var active = document.activeElement;
+    var had = active && board.contains(active) ? active.id || "-" : null;
     var target = new URL(url, window.location.href);
     target.searchParams.set("fragment", "1");
     if (pending) pending.abort();
@@ -61,6 +70,7 @@
       if (share && now) share.value = new URL(now.dataset.url, window.location.href).href;
       var box = document.getElementById("move-box");
       if (problem && box && box.value) box.focus();
+      else if (had) refocus(had === "-" ? null : had);
     }).catch(function (error) {
       board.classList.remove("loading");
       if (error && error.name === "AbortError") return;
