@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Literal
 
 from replay.errors import RuleViolation
 from replay.games import _wild_bot as bot
+from replay.games import _wild_legal as legal
 from replay.games import _wild_notation as wn
 from replay.games._wild_combos import RANKS, single_value
 from replay.games._wild_notation import PLAYERS, TEAMS, Move, Pass, Play, Return, Setup, Tribute
@@ -139,6 +140,13 @@ class WildEscapeRules(Rules[Setup, Move, State]):
             text = self._play(state, seat, move)
         state.actions += 1
         state.last = (seat, text)
+
+    def legal_moves(self, state: State) -> list[tuple[int, Move]]:
+        """The seat to act: in the tribute its choices; in play ``pass`` (unless it
+        leads), then every distinct play that beats the table's (every play on lead),
+        by size and then from the weakest combination, each written canonically
+        (:mod:`replay.games._wild_legal` says which texts are one play)."""
+        return legal.moves(state)
 
     def _exchange(self, state: State, seat: int, move: Move) -> None:
         ex = state.exchanges[state.pair]

@@ -93,3 +93,20 @@ def test_a_private_game_is_a_404_to_those_who_may_not_see_it(client: APIClient) 
     client.force_authenticate(owner)
     assert client.get(_url(game), {"step": 0}).status_code == 200
     assert client.get("/api/games/999999/legal/", {"step": 0}).status_code == 404
+
+
+def test_more_than_500_are_paged_through_next(client: APIClient) -> None:
+    game, record = _game("wild-escape", 3, players=6)
+    at = position(record, 0)
+    expected = legal_actions(at.rules, at.state)
+    assert len(expected) > 1000  # a wild-escape lead: thousands of plays
+    pages = [client.get(_url(game), {"step": "0"}).json()]
+    while pages[-1]["next"] is not None:
+        assert len(pages) < 20
+        pages.append(client.get(pages[-1]["next"]).json())
+    assert [len(p["actions"]) for p in pages[:-1]] == [500] * (len(pages) - 1)
+    assert all(p["count"] == len(expected) and p["step"] == 0 for p in pages)
+    assert [a for p in pages for a in p["actions"]] == expected
+    assert any("SJ=" in a or "BJ=" in a for a in expected)  # jokers declared
+    bad = client.get(_url(game), {"step": "0", "cursor": "nonsense"})
+    assert bad.status_code == 400 and "cursor" in bad.json()["errors"]
