@@ -141,6 +141,10 @@ class Position:
                 self._legal = []
         return self._legal
 
+    def use_legal(self, actions: list[str]) -> None:
+        """Take the legal actions from a cache (what :meth:`legal` gave before)."""
+        self._legal = actions
+
     def bot_action(self, seed: int) -> str | None:
         """The game's bot's move here, as a KGN action: the same for the same seed,
         record, step and line (so a shared line's "Bot move" replays alike)."""

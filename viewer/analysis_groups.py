@@ -15,13 +15,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.errors import ActionSyntaxError
 from replay.games._wild_combos import ComboError, classify
 from replay.rules import AnyRules
 from viewer.analysis import action_key
 
 #: a group longer than this is cut into subgroups by value
 SUBGROUP_FROM = 16
+#: a board with more legal actions than this (a wild-escape lead has thousands) draws
+#: the choices of a large group only for the value asked for (``open=``) and the
+#: record's move; its other values are links with their counts
+SHOW_ALL = 150
+#: a group this small is always drawn whole
+SMALL_GROUP = 24
+#: a drawn subgroup shows this many choices a page (a value may have hundreds of plays)
+PAGE = 60
 #: keywords that start an action, with their groups' names and order
 _KEYWORDS = {
     "pass": ("Pass", 0),
@@ -71,6 +78,25 @@ class Choice:
 class Subgroup:
     label: str  # "" when the group is not cut
     choices: list[Choice] = field(default_factory=list)
+    #: ``seat/group/value``: what ``open=`` names to show a folded subgroup
+    key: str = ""
+    #: whether its choices are drawn (:func:`fold`); else a link that opens it
+    shown: bool = True
+    href: str = ""  # the board with it open (set by the view)
+    #: the page of a long subgroup that is drawn (:data:`PAGE` choices a page)
+    page: int = 0
+
+    @property
+    def visible(self) -> list[Choice]:
+        return self.choices[self.page * PAGE : (self.page + 1) * PAGE]
+
+    @property
+    def pages(self) -> list[tuple[int, str]]:
+        """The pages of a long subgroup: (number, "61–120"); none for a short one."""
+        n = len(self.choices)
+        if n <= PAGE:
+            return []
+        return [(p, f"{p * PAGE + 1}–{min(n, (p + 1) * PAGE)}") for p in range(-(-n // PAGE))]
 
 
 @dataclass(slots=True)
@@ -83,11 +109,6 @@ class Group:
     def count(self) -> int:
         return sum(len(s.choices) for s in self.subgroups)
 
-    @property
-    def recorded(self) -> bool:
-        """Whether the record's next move is in the group."""
-        return any(c.recorded for s in self.subgroups for c in s.choices)
-
 
 @dataclass(slots=True)
 class SeatChoices:
@@ -99,19 +120,29 @@ class SeatChoices:
         return sum(g.count for g in self.groups)
 
 
+#: an action's group (label, order) and value (label, sort key): :func:`kinds`
+Kind = tuple[str, tuple[int, int], str, Any]
+
+
+def kinds(rules: AnyRules, state: Any, actions: Sequence[str]) -> list[Kind]:
+    """Each action's group and value (the costly part of grouping: wild-escape reads
+    every play as the engine does; the view keeps the result with the actions)."""
+    return [_kind(rules, state, action.partition(":")[2].strip()) for action in actions]
+
+
 def group_actions(
-    rules: AnyRules, state: Any, actions: Sequence[str], *, recorded: str | None = None
+    actions: Sequence[str], found: Sequence[Kind], *, recorded: str | None = None
 ) -> list[SeatChoices]:
     """``actions`` (every legal action, ``"X: words"``) grouped by seat (in seat order),
-    kind and value; ``recorded`` is the record's next action, marked where it appears."""
+    kind and value (``found``: their :func:`kinds`); ``recorded`` is the record's next
+    action, marked where it appears."""
     wanted = action_key(recorded) if recorded is not None else None
     seats: dict[str, dict[str, Group]] = {}
     #: (seat, group label) -> value label -> (sort key, subgroup)
     values: dict[tuple[str, str], dict[str, tuple[Any, Subgroup]]] = {}
-    for action in actions:
+    for action, (label, order, value, key) in zip(actions, found, strict=True):
         seat, _, text = action.partition(":")
         seat, text = seat.strip(), text.strip()
-        label, order, value, key = _kind(rules, state, text)
         group = seats.setdefault(seat, {}).get(label)
         if group is None:
             group = seats[seat][label] = Group(label, order)
@@ -125,12 +156,36 @@ def group_actions(
         groups = sorted(seats[seat].values(), key=lambda g: g.order)
         for group in groups:
             by_value = values[(seat, group.label)]
-            if group.count <= SUBGROUP_FROM or len(by_value) == 1:
+            if group.count <= SUBGROUP_FROM:
                 group.subgroups = [Subgroup("", [c for s in group.subgroups for c in s.choices])]
             else:
                 group.subgroups = [s for _, s in sorted(by_value.values(), key=lambda v: v[0])]
         out.append(SeatChoices(seat, groups))
     return out
+
+
+def fold(seats: Sequence[SeatChoices], *, open_key: str = "") -> None:
+    """Mark which subgroups are drawn: all when the board is short; else every small
+    group, the one ``open_key`` names (``seat/group/value``, with ``@page`` for a page
+    of a long one) and the one holding the record's move (at its page)."""
+    total = sum(seat.count for seat in seats)
+    wanted, _, page = open_key.partition("@")
+    for seat in seats:
+        for group in seat.groups:
+            for sub in group.subgroups:
+                sub.key = f"{seat.seat}/{group.label}/{sub.label}"
+                recorded = next((k for k, c in enumerate(sub.choices) if c.recorded), None)
+                sub.shown = (
+                    total <= SHOW_ALL
+                    or group.count <= SMALL_GROUP
+                    or not sub.label
+                    or sub.key == wanted
+                    or recorded is not None
+                )
+                if sub.key == wanted and page.isdigit():
+                    sub.page = min(int(page), max(len(sub.choices) - 1, 0) // PAGE)
+                elif recorded is not None:
+                    sub.page = recorded // PAGE
 
 
 def _kind(rules: AnyRules, state: Any, text: str) -> tuple[str, tuple[int, int], str, Any]:
@@ -162,18 +217,16 @@ def _kind(rules: AnyRules, state: Any, text: str) -> tuple[str, tuple[int, int],
 
 def _wild_kind(rules: AnyRules, state: Any, words: list[str]) -> tuple[str, str, Any] | None:
     """A wild-escape play's combination (kind, label, key) read as the engine reads it."""
+    # a listed play is canonical: cards, a joker that stands for one as SJ=9S
+    cards = [(w.partition("=")[0], w.partition("=")[2] or None) for w in words]
     try:
-        move = rules.parse_move(words)
-        cards = getattr(move, "cards", None)
-        if not cards:
-            return None
         combo = classify(
             cards,
             trump=state.trump,
             order=getattr(state, "order", "seed"),
             compare=getattr(state, "compare", "high"),
         )
-    except (ActionSyntaxError, ComboError, ValueError, AttributeError):
+    except (ComboError, ValueError, AttributeError):
         return None
     if combo.kind not in _WILD_KINDS:
         return None

@@ -14,9 +14,12 @@ reason, and the board stands at the last good position."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
-from urllib.parse import quote_plus, urlencode
+from urllib.parse import quote, quote_plus, urlencode
 
+from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -31,7 +34,8 @@ from replay.record import GameRecord
 from replay.rules import AnyRules
 from viewer.analysis import LineError, Position, analysis_kgn, label_move, position, split_line
 from viewer.analysis_best import best_play
-from viewer.analysis_groups import group_actions
+from viewer.analysis_groups import Kind, fold, group_actions, kinds
+from viewer.cache import cache_key
 from viewer.templatetags.cards import game_title
 
 GENERIC_TABLE = "viewer/tables/generic.html"
@@ -68,6 +72,8 @@ class Asked:
         except LineError as exc:
             self.problems.append(f"The line cannot be read: {exc.message}.")
         self.move = query.get("move")
+        #: the folded subgroup to show (analysis_groups.fold)
+        self.open = (query.get("open") or "")[:200]
         self.fragment = bool(query.get("fragment"))
 
 
@@ -87,6 +93,7 @@ class Board:
     ) -> None:
         self.game, self.asked, self.pos, self.rules = game, asked, pos, rules
         self.keep = {"record": asked.record} if keep_record and asked.record else {}
+        self.kinds: list[Kind] = []
         self.base = reverse("viewer:game-analysis", args=[game.pk])
 
     def query(self, step: int, actions: list[str], *, seed: int | None = None) -> str:
@@ -113,7 +120,13 @@ class Board:
         after = pos.recorded_after()
         following = leaves is None and pos.at < pos.steps
         next_recorded = after[len(pos.line)].action if following else None
-        seats = group_actions(self.rules, pos.state, legal, recorded=next_recorded)
+        seats = group_actions(legal, self.kinds, recorded=next_recorded)
+        fold(seats, open_key=self.asked.open)
+        for seat in seats:
+            for group in seat.groups:
+                for sub in group.subgroups:
+                    if not sub.shown:
+                        sub.href = f"{self.here()}&open={quote(sub.key, safe='/')}"
         best = best_play(self.rules, pos.state) if legal else None
         if best is not None:
             for seat in seats:
@@ -139,6 +152,10 @@ class Board:
             "table": pos.table,
             "legal_count": len(legal),
             "seats": seats,
+            "page_base": self.here(),
+            "folded": any(
+                not sub.shown for seat in seats for g in seat.groups for sub in g.subgroups
+            ),
             "best": best,
             "acting": [s.seat for s in seats],
             "line": line,
@@ -197,6 +214,30 @@ def _position(asked: Asked, record: Record, rules: AnyRules, parsed: GameRecord)
     return position(rules, parsed, asked.step, asked.line, steps=steps)
 
 
+def _legal(record: Record, pos: Position) -> list[Kind]:
+    """Give ``pos`` its legal actions, and return their groups and values
+    (analysis_groups.kinds), from the cache: a wild-escape lead's thousands of plays
+    take the engine and the grouping a second or two.  Else work them out and keep
+    them; the key holds the record's text, the engine's version, the code's digest,
+    the step and the line (viewer/cache.py)."""
+    if pos.over:
+        return []
+    key = cache_key("analysis-legal", record, pos.step, tuple(pos.actions))
+    try:
+        found = cache.get(key)
+    except Exception:  # the cache is a help, never a need
+        found = None
+    if isinstance(found, tuple) and len(found) == 2:
+        pos.use_legal(found[0])
+        return list(found[1])
+    legal = pos.legal()
+    found = (legal, kinds(pos.rules, pos.state, legal))
+    if pos.listable:
+        with contextlib.suppress(Exception):
+            cache.set(key, found, int(getattr(settings, "KIBITZ_REPLAY_CACHE_SECONDS", 86400)))
+    return found[1]
+
+
 @require_GET
 def game_analysis(request: HttpRequest, pk: int) -> HttpResponse:
     game, record, rules, parsed = _setup(request, pk)
@@ -215,18 +256,19 @@ def game_analysis(request: HttpRequest, pk: int) -> HttpResponse:
         context["unreadable"] = True
         return render(request, "viewer/analysis.html", context)
     pos = _position(asked, record, rules, parsed)
+    found = _legal(record, pos)
     if pos.fault is not None:
         asked.problems.append(pos.fault.describe() + ". The board stands before it.")
     elif asked.move is not None and not asked.problems:
         moved = _play_typed(asked, record, rules, parsed, pos)
+        if moved is not None and not asked.fragment:
+            return HttpResponseRedirect(Board(game, asked, moved, rules, bool(asked.record)).here())
         if moved is not None:
-            board = Board(game, asked, moved, rules, bool(asked.record))
-            if not asked.fragment:
-                return HttpResponseRedirect(board.here())
-            pos = moved
+            pos, found = moved, _legal(record, moved)
         else:
             context["typed"] = asked.move
     board = Board(game, asked, pos, rules, bool(asked.record))
+    board.kinds = found
     context.update(board.context())
     context["problems"] = asked.problems
     status = 400 if asked.problems else 200

@@ -27,6 +27,7 @@ from replay.load import parse
 from replay.record import seat_letter
 from replay.verify import Status, verify
 from viewer.analysis import ANALYSIS_COMMENT, action_key, position, split_line
+from viewer.analysis_groups import PAGE, SHOW_ALL, group_actions, kinds
 
 pytestmark = pytest.mark.django_db
 
@@ -75,6 +76,32 @@ def _line_of(body: str) -> list[str]:
     return split_line(parse_qs(urlsplit(url).query).get("line", [""])[0])
 
 
+def _all_listed(game: Game, query: str) -> list[str]:
+    """Every action the board offers: those drawn, and those of each folded value and
+    each page of a long one (links that open them), each listed once."""
+    listed: list[str] = []
+    todo, seen = [query], {query}
+    while todo:
+        body = _board(game, todo.pop())
+        listed += [a for a in _listed(body) if a not in listed]
+        for href in re.findall(r'<a class="sub-(?:open|page)" href="([^"]*)"', body):
+            more = html.unescape(href).split("/analysis/", 1)[1]
+            if more not in seen:
+                seen.add(more)
+                todo.append(more)
+    return listed
+
+
+def _long_list_step(game: Game) -> int:
+    """The first step where the seat to act has hundreds of choices (a wild-escape
+    lead: every play of a full hand)."""
+    record = stored_record(game.records.get())
+    assert record is not None
+    return next(
+        k for k in range(len(record.actions)) if len(legal_actions(*_state_at(game, k)[::2])) > 500
+    )
+
+
 def _at(body: str) -> int:
     return int(_find(r'class="analysis-frame"[^>]* data-at="(\d+)"', body))
 
@@ -88,8 +115,10 @@ def test_the_board_lists_the_engines_legal_actions_and_plays_one(
     assert record is not None
     for at in (0, 7, len(record.actions) // 2, len(record.actions) - 1):
         rules, _, state = _state_at(game, at)
+        expected = legal_actions(rules, state)
+        if len(expected) <= SHOW_ALL:  # (a long list: test_a_long_list_is_folded_by_value)
+            assert sorted(_all_listed(game, f"?step={at}")) == sorted(expected)
         body = _board(game, f"?step={at}")
-        assert sorted(_listed(body)) == sorted(legal_actions(rules, state)), at
         assert _at(body) == at and _line_of(body) == []
     # a step where the seat to act has a choice
     step = next(
@@ -98,6 +127,7 @@ def test_the_board_lists_the_engines_legal_actions_and_plays_one(
     rules, _, state = _state_at(game, step)
     body = _board(game, f"?step={step}")
     expected = legal_actions(rules, state)
+    drawn = _listed(body)
     # the record's next move is among them (its cards perhaps in another order), marked
     recorded = (
         f"{seat_letter(record.actions[step].seat)}: {rules.write_move(record.actions[step].move)}"
@@ -106,7 +136,7 @@ def test_the_board_lists_the_engines_legal_actions_and_plays_one(
     assert marked in expected and action_key(marked) == action_key(recorded)
     assert body.count('class="choice recorded"') == 1
     # playing a listed action that is not the record's extends the line by it
-    other = next(a for a in expected if a != marked)
+    other = next(a for a in drawn if a != marked)
     played = _board(game, f"?step={step}&line={other}")
     assert _at(played) == step + 1 and _line_of(played) == [other]
     # as its button does (a GET form: the board redirects to the longer line)
@@ -311,6 +341,12 @@ def test_the_board_is_valid_html(game_factory: Callable[..., Game], tmp_path: Pa
         game = game_factory(game=name, seed=50 + n)
         (tmp_path / f"{name}.html").write_text(_board(game, "?step=6"))
         (tmp_path / f"{name}-bad.html").write_text(_board(game, "?step=4&line=Z: 1", status=400))
+        if name == "wild-escape":  # a long list, folded by value, a long value paged
+            lead = _long_list_step(game)
+            body = _board(game, f"?step={lead}")
+            key = re.findall(r'data-open="([^"]*)"', body)[-1]
+            (tmp_path / "wild-lead.html").write_text(body)
+            (tmp_path / "wild-open.html").write_text(_board(game, f"?step={lead}&open={key}"))
         fragment = _board(game, "?step=6&fragment=1")
         (tmp_path / f"{name}-fragment.html").write_text(
             f"<!doctype html><html lang=en><title>f</title>{fragment}</html>"
@@ -327,3 +363,43 @@ def test_the_board_is_valid_html(game_factory: Callable[..., Game], tmp_path: Pa
         f"{Path(m.get('url', '')).name} line {m.get('lastLine')}: {m['message']}" for m in messages
     ]
     assert not problems, "\n".join(problems)
+
+
+def test_a_long_list_is_folded_by_value(game_factory: Callable[..., Game]) -> None:
+    game = game_factory(game="wild-escape", seed=34)
+    record = stored_record(game.records.get())
+    assert record is not None
+    step = _long_list_step(game)
+    rules, _, state = _state_at(game, step)
+    expected = legal_actions(rules, state)
+    body = _board(game, f"?step={step}")
+    assert 'id="legal-folded"' in body and f"{len(expected)} legal actions" in body
+    assert len(_listed(body)) < 200 and 'class="sub-open"' in body
+    # the groups hold the engine's list, each action once
+    seats = group_actions(expected, kinds(rules, state, expected))
+    subs = {
+        f"{seat.seat}/{g.label}/{sub.label}": sub
+        for seat in seats
+        for g in seat.groups
+        for sub in g.subgroups
+    }
+    grouped = [c.action for sub in subs.values() for c in sub.choices]
+    assert sorted(grouped) == sorted(expected)
+    # a folded value opens: its plays (a page of them when it has many), and the others
+    links = re.findall(
+        r'<a class="sub-open" href="([^"]*)" data-open="([^"]*)">'
+        r'[^<]*<span class="muted">\((\d+)\)',
+        body,
+    )
+    href, key, count = max(links, key=lambda link: int(link[2]))
+    opened = _board(game, html.unescape(href).split("/analysis/", 1)[1])
+    sub = subs[html.unescape(key)]
+    assert len(sub.choices) == int(count)
+    new = [a for a in _listed(opened) if a not in _listed(body)]
+    assert new == [c.action for c in sub.choices[:PAGE]]
+    if int(count) > PAGE:  # its pages: the second one
+        page = _find(r'<a class="sub-page" href="([^"]*)"', opened)
+        second = _board(game, html.unescape(page).split("/analysis/", 1)[1])
+        assert [c.action for c in sub.choices[PAGE : 2 * PAGE]] == [
+            a for a in _listed(second) if a not in _listed(body)
+        ]
