@@ -156,7 +156,8 @@ def group_actions(
         groups = sorted(seats[seat].values(), key=lambda g: g.order)
         for group in groups:
             by_value = values[(seat, group.label)]
-            if group.count <= SUBGROUP_FROM:
+            if group.count <= SUBGROUP_FROM or 2 * len(by_value) > group.count:
+                # short, or hardly any two of a value (singles): one list
                 group.subgroups = [Subgroup("", [c for s in group.subgroups for c in s.choices])]
             else:
                 group.subgroups = [s for _, s in sorted(by_value.values(), key=lambda v: v[0])]
