@@ -4,6 +4,7 @@ game (and after a what-if line), from the engine (replay.legal) — the analysis
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
@@ -17,8 +18,10 @@ from rest_framework.views import APIView
 from api.pagination import Key, decode, encode
 from api.params import whole_number
 from api.schema import _ERRORS, _INT, _STR, _THROTTLED, _query
-from records.selectors import game_get, game_record, stored_record
+from records.selectors import game_get, game_record
+from replay.errors import KgnError
 from replay.legal import LineError, StepError, legal_actions, play_line, position
+from replay.load import parse
 
 #: actions a page holds: a longer list is paged through ``next``
 PAGE = 500
@@ -77,21 +80,12 @@ class GameLegalApi(APIView):
         if params.get("step", "") == "":
             raise ValidationError({"step": "required: the actions already played (0 or more)"})
         step = whole_number(params, "step", default=0)
-        parsed = stored_record(record)
-        if parsed is None:
-            raise ValidationError({"step": "this record could not be read, so it has no steps"})
         try:
-            at = position(parsed, step)
+            actions = listing(record.pk, record.canonical, step, params.get("line", ""))
         except StepError as exc:
             raise ValidationError({"step": str(exc)}) from None
-        line = params.get("line", "")
-        if line.strip():
-            try:
-                play_line(at, line)
-            except LineError as exc:
-                raise ValidationError({"line": str(exc)}) from None
-        try:
-            actions = legal_actions(at.rules, at.state)
+        except LineError as exc:
+            raise ValidationError({"line": str(exc)}) from None
         except NotImplementedError as exc:  # a plug-in that cannot list its actions
             raise ValidationError({"game": str(exc)}) from None
         start = decode(params["cursor"], _KEYS)[0][0] if params.get("cursor") else 0
@@ -106,6 +100,24 @@ class GameLegalApi(APIView):
                 "next": _link(request, end) if end < len(actions) else None,
             }
         )
+
+
+@lru_cache(maxsize=32)
+def listing(record_id: int, canonical: str, step: int, line: str) -> list[str]:
+    """The legal actions after ``step`` actions of the record (its canonical text) and
+    the what-if ``line``.  Kept for the last 32 asked (per process): a wild-escape lead
+    can list thousands of plays, and the pages of one list are asked in turn.  The
+    record's id and text are both in the key, so a mended record is listed afresh."""
+    try:
+        records = parse(canonical) if canonical else []
+    except KgnError:
+        records = []
+    if not records:
+        raise StepError("this record could not be read, so it has no steps")
+    at = position(records[0], step)
+    if line.strip():
+        play_line(at, line)
+    return legal_actions(at.rules, at.state)
 
 
 def _link(request: Request, place: int) -> str:

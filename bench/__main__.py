@@ -19,6 +19,7 @@ BENCHMARKS = {
     "web": "bench.web",
     "memory": "bench.memory",
     "junk": "bench.junk",
+    "legal": "bench.legal",
 }
 RESULTS = Path("var/bench/results.json")
 

@@ -9,7 +9,9 @@ The analysis board and ``GET /api/games/{id}/legal/`` ask three things of the en
   from a position, each read by the game's notation and checked by its rules; the
   first unreadable or illegal one is a :class:`LineError` naming its place in the line;
 - :func:`legal_actions` — every legal next action of every seat that may act now, as
-  KGN action text with its seat label (``"B: 7H 7C"``, ``"B: take 9D 9S"``).
+  KGN action text with its seat label (``"B: 7H 7C"``, ``"B: take 9D 9S"``);
+  :func:`listed_action` finds a record's own action among them (written as the record
+  wrote it), for the board to mark the recorded line.
 
 The order of :func:`legal_actions` is stable and documented: by seat (A, B, C …), then
 the game's own order from :meth:`~replay.rules.Rules.legal_moves` (docs/api.md lists
@@ -28,6 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.errors import ActionSyntaxError, KgnError, RuleViolation
+from replay.games._wild_legal import canonical_play
+from replay.games._wild_notation import Play as WildPlay
 from replay.record import GameRecord, seat_index, seat_letter
 from replay.rules import AnyRules
 from replay.verify import replay_steps, rules_for
@@ -127,6 +131,21 @@ def play_line(at: Position, line: str | Sequence[str]) -> Position:
             raise LineError(exc.message, index=k, text=text) from None
         at.line += 1
     return at
+
+
+def listed_action(rules: AnyRules, state: Any, seat: int, move: Any) -> str | None:
+    """The entry of :func:`legal_actions` that is ``move`` by ``seat`` (as a record may
+    write it: cards in any order; in wild-escape a joker declared otherwise or not at
+    all, the same cards read as the same combination), or None when it is not legal
+    now.  What the analysis board marks as the recorded action."""
+    if isinstance(move, WildPlay):
+        move = canonical_play(move, state) or move
+    label = f"{seat_letter(seat)}: "
+    words = sorted(rules.write_move(move).split())
+    for text in legal_actions(rules, state):
+        if text.startswith(label) and sorted(text[len(label) :].split()) == words:
+            return text
+    return None
 
 
 def legal_actions(rules: AnyRules, state: Any) -> list[str]:

@@ -10,14 +10,29 @@ cards, so at most 63 subsets of one value group.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Mapping
 from itertools import combinations
+from typing import Any
 
 from replay.cards import Card, order_key
 
 
+def choices(
+    hand: Collection[Card], value: Mapping[str, int], state: Any
+) -> tuple[list[tuple[Card, ...]], list[tuple[Card, ...]]]:
+    """What the seat to act with ``hand`` may put down: its plays (sets by total, then
+    specials; every lead on an empty pile), and the leads it may make after a take
+    (none on an empty pile: nothing to take).  ``state`` is the game's: its pile, the
+    value in force and whether a special may always lead."""
+    specials = state.specials_always_lead or all(value[c.code] == 0 for c in hand)
+    leads = card_sets(hand, value, above=None, specials=specials)
+    if not state.pile:
+        return leads, []
+    return card_sets(hand, value, above=state.value or 0, specials=True), leads
+
+
 def card_sets(
-    hand: Iterable[Card], value: Mapping[str, int], *, above: int | None, specials: bool
+    hand: Collection[Card], value: Mapping[str, int], *, above: int | None, specials: bool
 ) -> list[tuple[Card, ...]]:
     """Every play of ``hand``, cards in canonical order: the sets of equal value whose
     total beats ``above`` (every set when None: a lead), sets by total then cards;

@@ -220,9 +220,14 @@ class Plays:
                 self._full_houses()
                 self._straights()
                 self._flushes()
-        plays = [(items, key) for (_, key), items in self.best.items() if len(items) in sizes]
-        plays.sort(key=lambda p: (len(p[0]), p[1], [item_key(i) for i in p[0]]))
-        return plays
+        order = _ORDER
+        found = [
+            ((len(cards), key, [order[c] for c in cards]), items, key)
+            for (cards, key), items in self.best.items()
+            if len(cards) in sizes
+        ]
+        found.sort(key=lambda f: f[0])  # by size, strength, then the cards (one per slot)
+        return [(items, key) for _, items, key in found]
 
     def _rank_sets(self, rank: str, n: int) -> Iterator[list[Played]]:
         """``n`` cards of ``rank``: naturals, jokers declaring the rank's club."""
@@ -355,12 +360,40 @@ class Plays:
                 for naturals in picks(groups, k):
                     for s, b in joker_splits(self.smalls, self.bigs, 5 - k):
                         if self.compare == "lex":
-                            for ranks in combinations_with_replacement(RANKS, 5 - k):
-                                declared = [(SMALL, r + suit) for r in ranks[:s]]
-                                declared += [(BIG, r + suit) for r in ranks[s:]]
-                                self.add_five(naturals, declared)
+                            self._every_rank(naturals, suit, s, b)
                         else:
                             self._highest(naturals, suit, s, b)
+
+    def _every_rank(self, naturals: Sequence[str], suit: str, smalls: int, bigs: int) -> None:
+        """Every flush of ``naturals`` and these jokers under ``flush-compare=lex``:
+        each multiset of declared ranks is its own play (the small jokers take the
+        lowest).  The hot path of a lead with several jokers: the cards are built in
+        canonical order and read inline, as :func:`five_key` reads five cards of one
+        suit (a flush unless they are five, four or three and two of a kind, or a
+        straight flush under that order)."""
+        table = _values(self.trump)
+        head = [(c, None) for c in naturals]
+        values = [table[c] for c in naturals]
+        ranks_held = [NATURAL[c[0]] for c in naturals]
+        cards = (*naturals, *([SMALL] * smalls), *([BIG] * bigs))
+        flush, straight_flush = _TYPE_ORDER[FLUSH], self.order == "straight-flush"
+        best = self.best
+        for ranks in combinations_with_replacement(RANKS, smalls + bigs):
+            declared = [r + suit for r in ranks]
+            ordered = sorted(values + [table[c] for c in declared], reverse=True)
+            distinct = len(set(ordered))
+            if distinct <= 2:
+                continue  # five, four or three and two of a kind: not a flush
+            if straight_flush and distinct == 5:
+                naturals_all = sorted(ranks_held + [NATURAL[r] for r in ranks])
+                if naturals_all[4] - naturals_all[0] == 4 or naturals_all == _ACE_LOW:
+                    continue  # a straight flush: its own play (the straights find it)
+            items = head + [(SMALL, c) for c in declared[:smalls]]
+            items += [(BIG, c) for c in declared[smalls:]]
+            slot = (cards, (flush, *ordered))
+            held = best.get(slot)
+            if held is None or preference(items) < preference(held):
+                best[slot] = tuple(items)
 
     def _highest(self, naturals: Sequence[str], suit: str, smalls: int, bigs: int) -> None:
         """For each highest card a flush of ``naturals`` and these jokers can have, the
@@ -433,3 +466,16 @@ def moves(state: State) -> list[tuple[int, Move]]:
         (seat, Play(items)) for items, key in plays.found(top.combo.size) if key > top.combo.key
     ]
     return [(seat, PASS), *beats]
+
+
+def canonical_play(play: Play, state: State) -> Play | None:
+    """The listed form of ``play`` (as a record may write it: cards in any order, a
+    joker declared otherwise or not at all): the same cards read as the same
+    combination, written canonically; None when its cards make no play."""
+    try:
+        combo = classify(play.cards, trump=state.trump, order=state.order, compare=state.compare)
+    except ComboError:
+        return None
+    cards = Counter(code for code, _ in play.cards)
+    found = Plays(cards, state.trump, state.order, state.compare).found(len(play.cards))
+    return next((Play(items) for items, key in found if key == combo.key), None)

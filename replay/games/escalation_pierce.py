@@ -41,7 +41,7 @@ from replay.games._deal import (
     write_deal,
     write_stock,
 )
-from replay.games._pierce_legal import card_sets
+from replay.games._pierce_legal import choices
 from replay.record import Outcome, Variant, seat_letter
 from replay.registry import register
 from replay.rules import FactSpec, Option, Rules
@@ -356,16 +356,11 @@ class PierceRules(Rules[Setup, Move, State]):
             state.turn = None
 
     def legal_moves(self, state: State) -> list[tuple[int, Move]]:
-        """The seat to act: its plays (sets by total, then specials), then, with a pile,
-        a take with each lead (:func:`replay.games._pierce_legal.card_sets`)."""
-        seat, hand = state.turn, state.hands[state.turn or 0].values()
+        """The seat to act: its plays, then takes (:func:`~._pierce_legal.choices`)."""
+        seat = state.turn
         if state.over or seat is None:
             return []
-        specials = state.specials_always_lead or all(VALUE[c.code] == 0 for c in hand)
-        leads = card_sets(hand, VALUE, above=None, specials=specials)
-        if not state.pile:
-            return [(seat, Play(cards)) for cards in leads]
-        plays = card_sets(hand, VALUE, above=state.value or 0, specials=True)
+        plays, leads = choices(state.hands[seat].values(), VALUE, state)
         return [(seat, Play(cs)) for cs in plays] + [(seat, Take(cs)) for cs in leads]
 
     def is_over(self, state: State) -> bool:

@@ -13,6 +13,7 @@ from replay.legal import (
     StepError,
     last_step,
     legal_actions,
+    listed_action,
     play_line,
     position,
     split_line,
@@ -87,3 +88,24 @@ def test_actions_are_listed_by_seat() -> None:
     at = play_line(position(record, 0), "B: 2")
     actions = legal_actions(at.rules, at.state)
     assert all(a.startswith("A: ") for a in actions)  # B has chosen; A alone is left
+
+
+@pytest.mark.parametrize(
+    "game",
+    ["escalation-pierce", "escalation-knizia", "escalative-tricks", "head-to-head", "wild-escape"],
+)
+def test_the_recorded_action_is_found_among_the_listed_ones(game: str) -> None:
+    record = _record(game, seed=12)
+    at = position(record, 0)
+    rules, state = at.rules, at.state
+    rewritten = 0
+    for action in record.actions:
+        found = listed_action(rules, state, action.seat, action.move)
+        assert found is not None and found in legal_actions(rules, state)
+        assert found.startswith(f"{action.seat_letter}: ")
+        rewritten += found != f"{action.seat_letter}: {rules.write_move(action.move)}"
+        rules.apply(state, action.seat, action.move)
+    if game == "wild-escape":
+        assert rewritten > 0  # the bot writes jokers bare or declared as it likes
+    # an action that is not legal now is not found
+    assert listed_action(rules, state, record.actions[-1].seat, record.actions[-1].move) is None

@@ -78,6 +78,9 @@ def listed(
         ("TS JS QS KS 2S BJ 2H", "2", "seed", "lex"),
         ("7C 7D 8C 8D BJ SJ", "8", "straight-flush", "high"),
         ("QH QH KH SJ BJ 4H", "4", "seed", "lex"),
+        ("3C 4C 5C SJ BJ 9D", "4", "seed", "high"),  # straights with two jokers
+        ("3C 4C 5C SJ BJ 9D", "4", "straight-flush", "lex"),
+        ("5H 6H 8H SJ SJ 2C", "2", "seed", "high"),  # two small jokers
     ],
 )
 def test_every_distinct_play_and_only_those_in_canonical_form(
