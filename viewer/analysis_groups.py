@@ -27,6 +27,9 @@ SUBGROUP_FROM = 16
 SHOW_ALL = 150
 #: a group this small is always drawn whole
 SMALL_GROUP = 24
+#: wild-escape plays are read as combinations (each through the engine's ``classify``,
+#: some 0.2 ms) in lists up to this long; a longer one is grouped by size
+READ_AT_MOST = 12_000
 #: a drawn subgroup shows this many choices a page (a value may have hundreds of plays)
 PAGE = 60
 #: keywords that start an action, with their groups' names and order
@@ -126,8 +129,11 @@ Kind = tuple[str, tuple[int, int], str, Any]
 
 def kinds(rules: AnyRules, state: Any, actions: Sequence[str]) -> list[Kind]:
     """Each action's group and value (the costly part of grouping: wild-escape reads
-    every play as the engine does; the view keeps the result with the actions)."""
-    return [_kind(rules, state, action.partition(":")[2].strip()) for action in actions]
+    every play as the engine does; the view keeps the result with the actions).  A list
+    longer than :data:`READ_AT_MOST` (a lead with three jokers has tens of thousands of
+    plays) is grouped by size and first card instead, at a fraction of the cost."""
+    read = len(actions) <= READ_AT_MOST
+    return [_kind(rules, state, action.partition(":")[2].strip(), read=read) for action in actions]
 
 
 def group_actions(
@@ -189,7 +195,9 @@ def fold(seats: Sequence[SeatChoices], *, open_key: str = "") -> None:
                     sub.page = recorded // PAGE
 
 
-def _kind(rules: AnyRules, state: Any, text: str) -> tuple[str, tuple[int, int], str, Any]:
+def _kind(
+    rules: AnyRules, state: Any, text: str, *, read: bool = True
+) -> tuple[str, tuple[int, int], str, Any]:
     """An action's group (label, order), and its value's label and sort key."""
     words = text.split()
     first = words[0] if words else ""
@@ -202,7 +210,7 @@ def _kind(rules: AnyRules, state: Any, text: str) -> tuple[str, tuple[int, int],
         if first == "bid" and rest and rest[0].isdigit():
             return label, (order, 0), f"bid {rest[0]}", int(rest[0])
         return label, (order, 0), " ".join(rest), " ".join(rest)
-    if rules.game == "wild-escape":
+    if rules.game == "wild-escape" and read:
         kind = _wild_kind(rules, state, words)
         if kind is not None:
             name, label, key = kind

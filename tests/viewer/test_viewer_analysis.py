@@ -403,3 +403,21 @@ def test_a_long_list_is_folded_by_value(game_factory: Callable[..., Game]) -> No
         assert [c.action for c in sub.choices[PAGE : 2 * PAGE]] == [
             a for a in _listed(second) if a not in _listed(body)
         ]
+
+
+def test_a_list_too_long_to_read_is_grouped_by_size(
+    game_factory: Callable[..., Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from viewer import analysis_groups
+
+    game = game_factory(game="wild-escape", seed=34)
+    rules, _, state = _state_at(game, _long_list_step(game))
+    expected = legal_actions(rules, state)
+    monkeypatch.setattr(analysis_groups, "READ_AT_MOST", 100)
+    seats = group_actions(expected, kinds(rules, state, expected))
+    labels = {g.label for seat in seats for g in seat.groups}
+    assert labels <= {"Play 1 card", "Play 2 cards", "Play 3 cards", "Play 5 cards"}
+    grouped = [
+        c.action for seat in seats for g in seat.groups for s in g.subgroups for c in s.choices
+    ]
+    assert sorted(grouped) == sorted(expected)
