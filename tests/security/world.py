@@ -119,6 +119,8 @@ def make_world() -> World:
 #: one thing the private upload holds: the owner sees it; others get a 404
 OBJECTS: dict[str, str] = {
     "viewer:game-detail": "/games/{game}/",
+    "viewer:game-analysis": "/games/{game}/analysis/?step=1",
+    "viewer:game-analysis-kgn": "/games/{game}/analysis.kgn?step=1",
     "events:match-detail": "/matches/{event}/{match}/",
     "events:event-detail": "/events/{event}/",
     "events:event-edit": "/events/{event}/edit/",
