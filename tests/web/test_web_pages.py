@@ -64,7 +64,12 @@ def test_game_list_shows_columns_and_links_players(game_factory: Callable[..., G
     assert f'href="/events/{event.pk}/">Spring Cup</a>' in body
     assert "badge-verified" in body
     winner = game.seats.get(won=True)
-    assert re.search(rf'class="score won"[^>]*>{winner.letter} \+\d+', body)
+    # names first, the seat letter after: "Bob +12 ★ (B)"
+    assert re.search(
+        rf'class="score won"[^>]*><span class="who">{winner.player.name}</span> \+\d+.*?'
+        rf'<span class="seat-of">\({winner.letter}\)</span>',
+        body,
+    )
 
 
 @pytest.mark.parametrize(
