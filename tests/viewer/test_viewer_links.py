@@ -100,6 +100,7 @@ def test_the_round_menu_lists_every_hand_marks_this_one_and_shows_no_result(
     # nothing of any hand's result is in the navigation
     for record in records:
         for seat in record.game.seats.all():
+            assert seat.score is not None
             assert f"{seat.score:+d}" not in nav and f"−{abs(seat.score)}" not in nav
     assert "★" not in nav and "badge" not in nav and "winner" not in nav
 
