@@ -74,3 +74,9 @@ def test_a_game_without_names_falls_back_to_seat_letters() -> None:
     named = Game(game="escalation-pierce", players_text="Vic; Gus", result={"A": 3, "B": -3})
     html = render_to_string("parts/_result.html", {"game": named})
     assert _text(html) == "Vic +3 (A), Gus −3 (B)"
+
+
+def test_a_team_choice_reads_as_its_seats_and_sends_its_key() -> None:
+    page = Client().get("/games/?game=wild-escape").content.decode()
+    assert '<option value="ACE">Team A·C·E</option>' in page
+    assert '<option value="BDF">Team B·D·F</option>' in page

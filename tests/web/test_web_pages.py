@@ -289,3 +289,10 @@ def test_step_links_keep_the_record_that_was_asked_for(client: Any) -> None:
     assert "only in the second record" in followed.content.decode()
     plain = client.get(f"/games/{second.game_id}/?step=2").content.decode()
     assert 'href="?step=3"' in plain and "only in the second record" not in plain
+
+
+def test_the_navigation_links_the_api_docs() -> None:
+    body = Client().get("/games/").content.decode()
+    nav = re.search(r'<nav class="bar".*?</nav>', body, re.S)
+    assert nav and '<a href="/api/docs/">API</a>' in nav.group(0)
+    assert Client().get("/api/docs/").status_code == 200
