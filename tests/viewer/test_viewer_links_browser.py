@@ -48,3 +48,19 @@ def test_without_javascript_share_is_the_permalink(
     assert re.search(rf"/games/{game.pk}/\?step=5&view=B$", page.url), page.url
     assert page.locator("#embed-code").count() == 1  # the snippet is there to select
     context.close()
+
+
+def test_the_records_of_a_game_are_tabs_not_a_bulleted_list(
+    page: Any, live_server: Any, upload_factory: Callable[..., Any], kgn: Any
+) -> None:
+    text = kgn.valid(1, seed=5)
+    first = upload_factory(text=text)
+    upload_factory(text=text, owner=first.owner)  # the same game in a second upload
+    game = first.records.get().game
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    items = page.locator("#records li")
+    assert items.count() == 2
+    for k in range(2):
+        assert items.nth(k).evaluate("e => getComputedStyle(e).listStyleType") == "none"
+        assert items.nth(k).evaluate("e => getComputedStyle(e).display") != "list-item"
+    assert "current" in (page.locator("#records li[class]").get_attribute("class") or "")
