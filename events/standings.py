@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -72,12 +72,21 @@ class Standing:
 @dataclass(frozen=True, slots=True)
 class Cell:
     """Head to head of a row player against a column player over the games both sat
-    in: times finished ahead, behind, level, and as partners (team games)."""
+    in: times finished ahead, behind, level, and as partners (team games); with the
+    game's id when they sat together in one game only (the cell links to it, else to
+    the list of their games)."""
 
     ahead: int = 0
     behind: int = 0
     level: int = 0
     partner: int = 0
+    # the one game both sat in, when there is exactly one (not part of the counts)
+    game: int | None = field(default=None, compare=False)
+
+    @property
+    def games(self) -> int:
+        """Games both sat in: as opponents or as partners."""
+        return self.met + self.partner
 
     @property
     def met(self) -> int:
@@ -112,13 +121,25 @@ def head_to_head(results: Iterable[Result]) -> dict[tuple[int, int], Cell]:
     """(row player, column player) -> their Cell, over ``results``.  Cost: linear in the
     games, quadratic in a game's seats."""
     counts: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    last: dict[tuple[int, int], int] = {}  # a game both sat in (the one, when only one)
     index = {Relation.AHEAD: 0, Relation.BEHIND: 1, Relation.LEVEL: 2, Relation.PARTNER: 3}
     for result in results:
         for a in result.placings:
             for b in result.placings:
                 if a.player_id != b.player_id:
-                    counts[(a.player_id, b.player_id)][index[relation(a, b)]] += 1
-    return {pair: Cell(*c) for pair, c in counts.items()}
+                    pair = (a.player_id, b.player_id)
+                    counts[pair][index[relation(a, b)]] += 1
+                    last[pair] = result.pk
+    return {
+        pair: Cell(
+            ahead=c[0],
+            behind=c[1],
+            level=c[2],
+            partner=c[3],
+            game=last[pair] if sum(c) == 1 else None,
+        )
+        for pair, c in counts.items()
+    }
 
 
 def standings(results: Sequence[Result], *, game: str) -> GameTable:

@@ -19,6 +19,7 @@ from django import forms
 from django.db.models import F
 
 from replay import registry
+from viewer.templatetags.game_page import team_label
 
 #: the sort orders: key -> (label, order_by)
 SORTS: dict[str, tuple[str, tuple[Any, ...]]] = {
@@ -162,6 +163,17 @@ def _fact_kinds(games: tuple[str, ...]) -> dict[str, str]:
     return kinds
 
 
+def choice_label(value: str, games: list[str]) -> str:
+    """A choice as the form shows it: a team of one of ``games`` (wild-escape's "ACE")
+    by its seats ("Team A·C·E", viewer's ``team_label``), anything else as written;
+    the value sent stays the stored one."""
+    for game in games:
+        rules = registry.get(game)
+        if rules is not None and value in rules.teams(players=rules.max_players).values():
+            return team_label(value)
+    return value
+
+
 def fact_filters() -> dict[str, django_filters.Filter]:
     """``fact.<name>`` (a flag: yes/no; a choice; a seat: the player in it) and
     ``fact.<name>.min`` / ``.max`` (a count) for every searchable fact of every game;
@@ -204,7 +216,7 @@ def fact_filters() -> dict[str, django_filters.Filter]:
                     field_name=name,
                     method="by_fact",
                     label=spec.label,
-                    choices=choices(values, "Any"),
+                    choices=[("", "Any"), *((v, choice_label(v, games)) for v in values)],
                     empty_label=None,
                 ),
                 f"{spec.label}; {needs}",

@@ -42,6 +42,7 @@ from search.filter_fields import (
     DateBoundFilter,
     OfferedChoiceFilter,
     WholeNumberFilter,
+    choice_label,
     choices,
     date_bound,
     described,
@@ -347,7 +348,8 @@ class GameFilterSet(django_filters.FilterSet):
                 continue
             self.filters[key].label = spec.label
             if spec.kind == "choice":
-                self.filters[key].extra["choices"] = choices(spec.choices, "Any")
+                labelled = ((c, choice_label(c, [rules.game])) for c in spec.choices)
+                self.filters[key].extra["choices"] = [("", "Any"), *labelled]
             self.fact_fields.append(key)
 
     def get_form_class(self) -> type[forms.Form]:

@@ -288,7 +288,9 @@ class WildEscapeRules(Rules[Setup, Move, State]):
         spectator."""
         *head, public = super().perspectives(players=players)
         teams = (
-            Perspective(f"team-{TEAMS[t]}", f"Team {TEAMS[t]}", frozenset(wn.team_seats(t)))
+            Perspective(
+                f"team-{TEAMS[t]}", f"Team {'·'.join(TEAMS[t])}", frozenset(wn.team_seats(t))
+            )
             for t in (0, 1)
         )
         return (*head, *teams, public)

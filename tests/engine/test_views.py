@@ -89,10 +89,10 @@ def test_perspectives_have_unique_keys_and_cover_every_seat(game: str) -> None:
 def test_wild_escape_adds_its_two_teams() -> None:
     rules = rules_of("wild-escape")
     assert rules.perspective("team-ACE", players=6) == Perspective(
-        "team-ACE", "Team ACE", frozenset({0, 2, 4})
+        "team-ACE", "Team A·C·E", frozenset({0, 2, 4})
     )
     assert rules.perspective("team-BDF", players=6) == Perspective(
-        "team-BDF", "Team BDF", frozenset({1, 3, 5})
+        "team-BDF", "Team B·D·F", frozenset({1, 3, 5})
     )
 
 

@@ -22,6 +22,7 @@ from tests.viewer.wild_pages import (
     _records,
     _text,
 )
+from viewer.templatetags.game_page import team_label
 
 pytestmark = pytest.mark.django_db
 
@@ -49,11 +50,13 @@ def test_the_match_page_lists_every_hand_and_the_winning_team(
         record = stored_record(stored)
         assert record is not None
         cells = [_text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-        levels = ", ".join(f"{team} {level}" for team, level in start["levels"].items())
+        levels = ", ".join(
+            f"{team_label(team, 'short')} {level}" for team, level in start["levels"].items()
+        )
         tribute = ", ".join(f"{p['giver']} → gives to {p['receiver']}" for p in start["tribute"])
         assert f'href="/games/{game.pk}/?record={stored.pk}"' in row
         assert cells[0] == levels
-        assert cells[1] == start["offense"] and cells[2] == start["trump"]
+        assert cells[1] == team_label(start["offense"]) and cells[2] == start["trump"]
         assert cells[3] == game.players[record.first]
         assert cells[4] == (tribute or "none")
         assert cells[5].startswith(str(game.result))
@@ -62,7 +65,7 @@ def test_the_match_page_lists_every_hand_and_the_winning_team(
     team = last["offense"]
     winners = ", ".join(records[-1].game.players[ord(s) - ord("A")] for s in last["teams"][team])
     why = _text(_block(body, "p", "notice"))
-    assert f"{team} ({winners}) win the match" in why
+    assert f"{team_label(team)} ({winners}) win the match" in why
     assert f"won round {records[-1].round} at the final level {last['final_level']}" in why
     assert "match won" in _text(rows[-1]) and all("match won" not in _text(r) for r in rows[:-1])
 

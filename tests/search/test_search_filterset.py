@@ -37,7 +37,12 @@ def mixed(db: None) -> None:
 
 def _page_ids(query: str) -> tuple[int, list[int]]:
     response = Client().get(f"/games/?{query}")
-    ids = [int(n) for n in re.findall(r'<td><a href="/games/(\d+)/">', response.content.decode())]
+    ids = [
+        int(n)
+        for n in re.findall(
+            r'<td class="g-game"><a href="/games/(\d+)/">', response.content.decode()
+        )
+    ]
     return response.status_code, ids
 
 

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _game_ids(body: str) -> set[int]:
-    return {int(n) for n in re.findall(r'<td><a href="/games/(\d+)/">', body)}
+    return {int(n) for n in re.findall(r'<td class="g-game"><a href="/games/(\d+)/">', body)}
 
 
 @pytest.fixture

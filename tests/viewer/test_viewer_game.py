@@ -39,7 +39,7 @@ def test_game_page_shows_header_seats_and_score(game_factory: Callable[..., Game
         assert f'href="/games/?player={seat.player.name}"' in body
     winner = game.seats.get(won=True)
     assert re.search(
-        rf'<tr class="won"><td>{winner.letter}</td><td>{winner.player.name}</td>', body
+        rf'<tr class="won"><td>{winner.player.name}</td><td>{winner.letter}</td>', body
     )
     # per-seat scores get the Score table, never the team-result one
     assert '<h2 id="h-score">Score</h2>' in body and "Team</th>" not in body

@@ -139,7 +139,7 @@ def test_the_perspective_control_lists_the_games_perspectives_and_works_without_
     assert form, "no perspective form"
     keys = re.findall(r'<option value="([^"]+)"', form.group(0))
     assert keys == [p.key for p in _rules(game).perspectives(players=6)]
-    assert '<option value="team-BDF" selected>Team BDF</option>' in form.group(0)
+    assert '<option value="team-BDF" selected>Team B·D·F</option>' in form.group(0)
     assert '<input type="hidden" name="step" value="7" id="view-step">' in form.group(0)
     assert '<button type="submit">Show</button>' in form.group(0)
     names = {s.letter: s.player.name for s in game.seats.all()}

@@ -33,6 +33,7 @@ from tests.viewer.wild_pages import (
     _text,
 )
 from viewer.templatetags.cards import cards, face_parts, ordinal, play_label
+from viewer.templatetags.game_page import team_label
 
 pytestmark = pytest.mark.django_db
 
@@ -262,7 +263,11 @@ def test_the_final_step_shows_the_outcome_and_what_it_decides(
         assert rows["trapped"] == "Trapped nobody"
     assert rows["outcome"].startswith(f"Outcome {result['outcome']}")
     assert f"{result['levels_before']} → {result['levels_after']}" in rows["levels"]
-    change = f"{table['offense']} +{result['level_change']}" if result["level_change"] else None
+    change = (
+        f"{team_label(table['offense'], 'short')} +{result['level_change']}"
+        if result["level_change"]
+        else None
+    )
     assert (change or "no change") in rows["levels"]
     tribute = result["tribute_next"]
     if result["match_over"]:
@@ -270,7 +275,8 @@ def test_the_final_step_shows_the_outcome_and_what_it_decides(
         assert not tribute["givers"] and "none after the last hand" in rows["tribute"]
     else:
         first = result["next_first"]
-        expected = f"Next hand {result['next_offense']} on offense; {first} {names[first]} is First"
+        offense = team_label(result["next_offense"])
+        expected = f"Next hand {offense} on offense; {first} {names[first]} is First"
         assert rows["next"] == expected
         assert rows["match"] == "Match goes on"
     if tribute["givers"]:

@@ -64,7 +64,12 @@ def test_game_list_shows_columns_and_links_players(game_factory: Callable[..., G
     assert f'href="/events/{event.pk}/">Spring Cup</a>' in body
     assert "badge-verified" in body
     winner = game.seats.get(won=True)
-    assert re.search(rf'class="score won"[^>]*>{winner.letter} \+\d+', body)
+    # names first, the seat letter after: "Bob +12 ★ (B)"
+    assert re.search(
+        rf'class="score won"[^>]*><span class="who">{winner.player.name}</span> \+\d+.*?'
+        rf'<span class="seat-of">\({winner.letter}\)</span>',
+        body,
+    )
 
 
 @pytest.mark.parametrize(
@@ -284,3 +289,10 @@ def test_step_links_keep_the_record_that_was_asked_for(client: Any) -> None:
     assert "only in the second record" in followed.content.decode()
     plain = client.get(f"/games/{second.game_id}/?step=2").content.decode()
     assert 'href="?step=3"' in plain and "only in the second record" not in plain
+
+
+def test_the_navigation_links_the_api_docs() -> None:
+    body = Client().get("/games/").content.decode()
+    nav = re.search(r'<nav class="bar".*?</nav>', body, re.S)
+    assert nav and '<a href="/api/docs/">API</a>' in nav.group(0)
+    assert Client().get("/api/docs/").status_code == 200
