@@ -1,4 +1,4 @@
-"""A game's page: its replay, step by step."""
+"""A game's page: its replay, step by step; its steps at once; its embeddable replay."""
 
 from django.urls import path
 
@@ -8,4 +8,6 @@ app_name = "viewer"
 
 urlpatterns = [
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
+    path("games/<int:pk>/steps.json", views.game_steps, name="game-steps"),
+    path("games/<int:pk>/embed/", views.game_embed, name="game-embed"),
 ]
