@@ -66,14 +66,15 @@ def fault_move(record: Record, steps: int, seen: frozenset[int] | None) -> dict[
 
 
 def steps_base(a: Asked) -> str:
-    """The steps data's URL for the record shown, before its view and spoilers."""
-    return f"{reverse('viewer:game-steps', args=[a.game.pk])}?{urlencode({'record': a.record.pk})}"
+    """The steps data's URL before its view and spoilers: the record when the page
+    names it (the steps' links then keep it, as the page's do)."""
+    record = {"record": a.keep["record"]} if "record" in a.keep else {}
+    return f"{reverse('viewer:game-steps', args=[a.game.pk])}?{urlencode(record)}"
 
 
 def steps_url(a: Asked) -> str:
-    """The steps data's URL for what ``a`` shows."""
-    view = urlencode({"view": a.perspective.key, "spoilers": "1" if a.spoilers else "0"})
-    return f"{steps_base(a)}&{view}"
+    """The steps data's URL for what ``a`` shows (its step links as the page's)."""
+    return f"{reverse('viewer:game-steps', args=[a.game.pk])}?{urlencode(a.keep)}"
 
 
 def steps_body(a: Asked, replay: GameReplay) -> dict[str, Any]:

@@ -23,8 +23,7 @@
   var view = document.getElementById("replay-view");
   if (!root || !view || !window.fetch) return;
 
-  var base = root.dataset.url; // ?record=N&view=K: the fragments, if steps.json fails
-  var stepsBase = root.dataset.stepsBase; // steps.json?record=N
+  var stepsBase = root.dataset.stepsBase; // steps.json? (and record=N when asked for)
   var viewKey = root.dataset.view || "all";
   var spoilers = root.dataset.spoilers !== "0"; // results shown at every step
   var last = parseInt(root.dataset.last, 10) || 0;
@@ -42,19 +41,28 @@
   var toggleSpoilers = document.getElementById("spoilers-toggle");
   var STORE = "kibitz.spoilers."; // + "all" or "seats": the box's last choice
 
-  function stepsUrl(key, shown) {
-    return stepsBase + "&view=" + encodeURIComponent(key) + "&spoilers=" + (shown ? "1" : "0");
+  // The steps of view ``key``; ``explicit``: with results ``shown`` as asked (else as
+  // that view shows them by default).  Their step links keep what the page's do.
+  function stepsUrl(key, shown, explicit) {
+    var query = new URLSearchParams(stepsBase.split("?")[1] || "");
+    if (key !== "all") query.set("view", key);
+    if (explicit) query.set("spoilers", shown ? "1" : "0");
+    return stepsBase.split("?")[0] + "?" + query.toString();
   }
 
-  function fetchSteps(key, shown) {
-    return fetch(stepsUrl(key, shown), { credentials: "same-origin" }).then(function (response) {
+  function fetchSteps(key, shown, explicit) {
+    var url = stepsUrl(key, shown, explicit);
+    return fetch(url, { credentials: "same-origin" }).then(function (response) {
       if (!response.ok) throw new Error("steps: HTTP " + response.status);
       return response.json();
     });
   }
 
-  function fragment(n) { // the old way, only when the steps could not be had
-    return fetch(base + "&step=" + n + "&fragment=1", { credentials: "same-origin" })
+  function fragment(n) { // the old way, while the steps are on their way
+    var url = new URL(window.location.href);
+    url.searchParams.set("step", String(n));
+    url.searchParams.set("fragment", "1");
+    return fetch(url.pathname + url.search, { credentials: "same-origin" })
       .then(function (response) {
         if (!response.ok) throw new Error("step " + n + ": HTTP " + response.status);
         return response.text();
@@ -100,9 +108,9 @@
   // The move list as known at step n: every item with results shown; else the items
   // up to n (and, at the end, a rejected record's faulty move).
   function fillMoves(n, rebuild) {
-    if (!moves || !data) return;
-    var steps = data.steps;
-    var upto = spoilers ? steps.length - 1 : n;
+    if (!moves) return;
+    var steps = data ? data.steps : [];
+    var upto = spoilers ? last : n;
     if (rebuild) moves.textContent = "";
     var fault = moves.querySelector("li.fault");
     if (fault && (rebuild || !(spoilers || n === last))) { fault.remove(); fault = null; }
@@ -114,7 +122,7 @@
     }
     var have = item ? parseInt(item.getAttribute("data-step"), 10) : -1;
     var html = "";
-    for (var k = have + 1; k <= upto; k++) if (steps[k].move) html += steps[k].move;
+    for (var k = have + 1; k <= upto && k < steps.length; k++) if (steps[k].move) html += steps[k].move;
     if (html) moves.insertAdjacentHTML("beforeend", html);
     var end = steps.length ? steps[steps.length - 1].end : null;
     if (!fault && end && end.fault && (spoilers || n === last)) {
@@ -127,7 +135,7 @@
   function fillEnd(n, rebuild) {
     var atEnd = spoilers || n === last;
     var end = data && data.steps.length ? data.steps[data.steps.length - 1].end : null;
-    if (endBox && end && (rebuild || atEnd !== (endBox.dataset.shown === "1"))) {
+    if (endBox && (end || !atEnd) && (rebuild || atEnd !== (endBox.dataset.shown === "1"))) {
       endBox.innerHTML = atEnd ? end.result + end.scores : "";
       endBox.dataset.shown = atEnd ? "1" : "0";
     }
@@ -137,9 +145,10 @@
     if (note) note.hidden = atEnd;
   }
 
-  function fillChart(n) {
-    if (!chartBox || !data) return;
+  function fillChart(n, before) {
+    if (!chartBox) return;
     if (spoilers) { moveMarker(n); return; }
+    if (!data) { if (n < before) chartBox.innerHTML = ""; return; } // none past the step
     var html = data.steps[n].chart || "";
     if (chartBox.dataset.step !== String(n)) {
       chartBox.innerHTML = html;
@@ -175,12 +184,13 @@
     var nav = inView ? focused.getAttribute("data-nav") : null;
     var card = inView ? focused.getAttribute("data-card") : null;
     view.innerHTML = html;
+    var before = current;
     current = n;
     root.dataset.step = String(n);
-    if (data && !spoilers) fillMoves(n, false);
+    if (!spoilers) fillMoves(n, false);
     highlight(n);
-    fillChart(n);
-    if (data) fillEnd(n, false);
+    fillChart(n, before);
+    fillEnd(n, false);
     if (viewStep) viewStep.value = String(n);
     keepLinks(n);
     setAddress(n);
@@ -205,13 +215,11 @@
       return Promise.resolve();
     }
     if (n === current) return Promise.resolve();
-    return (loading || Promise.reject(new Error("no steps"))).then(function () {
-      if (wanted === n && n !== current) show(n, data.steps[n].html);
-    }).catch(function () {
-      return fragment(n).then(function (html) {
-        if (wanted === n) show(n, html);
-      });
-    }).catch(function () {
+    // the steps are still on their way (a long game not yet in the cache): this step
+    // from the server alone, as before
+    return fragment(n).then(function (html) {
+      if (wanted === n && n !== current) show(n, data ? data.steps[n].html : html);
+    }, function () {
       var again = new URL(window.location.href); // let the server show it (or its error)
       again.searchParams.set("step", String(n));
       window.location.href = again.toString();
@@ -238,7 +246,7 @@
     var asked = { key: key, shown: shown };
     switchTo.asked = asked;
     root.setAttribute("aria-busy", "true");
-    return fetchSteps(key, shown).then(function (fresh) {
+    return fetchSteps(key, shown, explicit).then(function (fresh) {
       if (switchTo.asked !== asked) return;
       root.removeAttribute("aria-busy");
       viewKey = key;
@@ -274,9 +282,6 @@
     else url.searchParams.delete("spoilers");
     url.searchParams.delete("fragment");
     history.replaceState(history.state, "", url.pathname + url.search + url.hash);
-    base = url.pathname + "?" + new URLSearchParams({
-      record: new URLSearchParams(stepsBase.split("?")[1]).get("record"), view: viewKey
-    }).toString();
     document.querySelectorAll("#records a, #embed-open").forEach(function (a) {
       var target = new URL(a.href);
       if (viewKey === "all") target.searchParams.delete("view"); else target.searchParams.set("view", viewKey);
@@ -563,7 +568,7 @@
   if (mine !== null && mine !== spoilers) {
     loading = switchTo(viewKey, mine, true);
   } else {
-    loading = fetchSteps(viewKey, spoilers).then(function (fresh) {
+    loading = fetchSteps(viewKey, spoilers, explicit).then(function (fresh) {
       if (!data) data = fresh;
       root.dataset.ready = "1";
     });
