@@ -336,12 +336,7 @@ class GameReplay:
         found = _get_many([step_key, parts_key] if page else [step_key])
         step: StepValue | None = found.get(step_key)
         parts: PageParts | None = found.get(parts_key)
-        if step is not None:
-            count = step[0]
-        elif parts is not None:
-            count = parts.count
-        else:
-            count = len(self.data().steps)
+        count = step[0] if step else parts.count if parts else len(self.data().steps)
         index = min(wanted, max(count - 1, 0))
         fresh: dict[str, Any] = {}
         if step is None and index != wanted:
@@ -492,12 +487,10 @@ class GameReplay:
 
 
 def cached_value(key: str, make: Callable[[], T]) -> T:
-    """The value of ``key``, made (and kept) on a miss: for a value that, like the ones
-    above, is a function of its key alone."""
-    found = _get_many([key])
-    if key in found:
-        value: T = found[key]
-        return value
-    made = make()
-    _set_many({key: made})
-    return made
+    """The value of ``key``, made (and kept) on a miss: one that, like those above, is a
+    function of its key alone."""
+    found: dict[str, T] = _get_many([key])
+    if key not in found:
+        found[key] = make()
+        _set_many(found)
+    return found[key]

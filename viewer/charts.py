@@ -72,7 +72,9 @@ def integer_ticks(low: float, high: float, count: int = 4) -> list[float]:
     return [t for t in nice_ticks(low, high, count) if float(t).is_integer()] or [low, high]
 
 
-def chart_values(rules: AnyRules | None, tables: Sequence[dict[str, Any]]) -> list[dict[str, float]]:
+def chart_values(
+    rules: AnyRules | None, tables: Sequence[dict[str, Any]]
+) -> list[dict[str, float]]:
     """The game's ``chart()`` of every step's table ([] when the game has no chart, or
     when a step has none).  Cost: one ``chart()`` call per step."""
     if rules is None or not tables:

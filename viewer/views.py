@@ -29,11 +29,11 @@ from lib.game_files import game_stylesheet, game_template
 from records.models import Game
 from records.selectors import same_deal
 from viewer import html_parts, steps
-from viewer.steps import fault_move
 from viewer.asked import Asked, asked
 from viewer.cache import GameReplay
 from viewer.charts import marker_x
 from viewer.perspectives import perspective_choices, perspectives
+from viewer.steps import fault_move
 from viewer.templatetags.cards import game_title
 
 #: the table partial of a game without its own (viewer/tables/<game id>.html)

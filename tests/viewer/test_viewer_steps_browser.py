@@ -102,7 +102,9 @@ def test_every_step_of_a_long_hand_is_shown_without_a_request(
     frame = page.locator(FRAME)
     for n in range(1, last + 1):
         page.keyboard.press("ArrowRight")
-        assert page.evaluate("document.querySelector('#replay-view .replay-frame').dataset.step") == str(n)
+        assert page.evaluate(
+            "document.querySelector('#replay-view .replay-frame').dataset.step"
+        ) == str(n)
     expect(frame).to_have_attribute("data-step", str(last))
     for n in range(last - 1, last - 6, -1):
         page.keyboard.press("ArrowLeft")
@@ -185,8 +187,10 @@ def test_a_swipe_steps_and_the_controls_stay_in_reach_on_a_phone(
             const box = view.getBoundingClientRect();
             const x = box.left + box.width / 2, y = box.top + 40;
             const at = (cx) => new Touch({identifier: 1, target: view, clientX: cx, clientY: y});
-            view.dispatchEvent(new TouchEvent('touchstart', {touches: [at(x)], changedTouches: [at(x)], bubbles: true}));
-            view.dispatchEvent(new TouchEvent('touchend', {touches: [], changedTouches: [at(x + dx)], bubbles: true}));
+            const touch = (kind, now, changed) => view.dispatchEvent(
+                new TouchEvent(kind, {touches: now, changedTouches: changed, bubbles: true}));
+            touch('touchstart', [at(x)], [at(x)]);
+            touch('touchend', [], [at(x + dx)]);
         }"""
         page.evaluate(swipe, [-120])
         expect(page.locator(FRAME)).to_have_attribute("data-step", "4")
@@ -218,7 +222,9 @@ def test_the_embed_steps_inside_an_iframe(
 
     game = game_factory(game="escalation-knizia", seed=4, n=3)
     url = f"{live_server.url}/games/{game.pk}/embed/?step=2&view=B"
-    page.set_content(f'<h1>Someone\'s blog</h1><iframe src="{url}" width="900" height="700"></iframe>')
+    page.set_content(
+        f'<h1>Someone\'s blog</h1><iframe src="{url}" width="900" height="700"></iframe>'
+    )
     frame = page.frame_locator("iframe")
     expect(frame.locator(FRAME)).to_have_attribute("data-step", "2")
     expect(frame.locator("header.site")).to_have_count(0)  # no site navigation
