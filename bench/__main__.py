@@ -19,6 +19,7 @@ BENCHMARKS = {
     "web": "bench.web",
     "memory": "bench.memory",
     "junk": "bench.junk",
+    "viewer": "bench.viewer_steps",
 }
 RESULTS = Path("var/bench/results.json")
 

@@ -151,7 +151,7 @@
     if (!data) { if (n < before) chartBox.innerHTML = ""; return; } // none past the step
     var html = data.steps[n].chart || "";
     if (chartBox.dataset.step !== String(n)) {
-      chartBox.innerHTML = html;
+      swap(html, chartBox);
       chartBox.dataset.step = String(n);
     }
   }
@@ -171,11 +171,59 @@
     }
   }
 
+  // The address follows the step once stepping pauses (a history entry's update costs
+  // more than a step's swap; every key press of a run needs none).
+  var addressTimer = null;
   function setAddress(n) {
-    var url = new URL(window.location.href);
-    url.searchParams.set("step", String(n));
-    url.searchParams.delete("fragment");
-    history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+    if (addressTimer) clearTimeout(addressTimer);
+    addressTimer = setTimeout(function () {
+      addressTimer = null;
+      var url = new URL(window.location.href);
+      url.searchParams.set("step", String(n));
+      url.searchParams.delete("fragment");
+      history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+    }, 150);
+  }
+
+  // Make ``into``'s children those of ``from`` (a parsed step), touching only what
+  // differs: a step changes a hand or two and the trick, and the browser then styles
+  // and lays out only those (a whole table swapped costs several frames on a long hand).
+  function morph(into, from) {
+    var old = into.firstChild, next = from.firstChild;
+    while (next) {
+      var after = next.nextSibling;
+      if (!old) {
+        into.appendChild(next);
+      } else if (old.isEqualNode(next)) {
+        old = old.nextSibling;
+      } else if (old.nodeType === 1 && next.nodeType === 1 && old.tagName === next.tagName) {
+        var attrs = old.attributes;
+        for (var i = attrs.length - 1; i >= 0; i--) {
+          if (!next.hasAttribute(attrs[i].name)) old.removeAttribute(attrs[i].name);
+        }
+        for (var j = 0; j < next.attributes.length; j++) {
+          var attr = next.attributes[j];
+          if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
+        }
+        morph(old, next);
+        old = old.nextSibling;
+      } else if (old.nodeType === 3 && next.nodeType === 3) {
+        if (old.nodeValue !== next.nodeValue) old.nodeValue = next.nodeValue;
+        old = old.nextSibling;
+      } else {
+        var gone = old;
+        old = old.nextSibling;
+        into.replaceChild(next, gone);
+      }
+      next = after;
+    }
+    while (old) { var rest = old.nextSibling; into.removeChild(old); old = rest; }
+  }
+
+  function swap(html, into) {
+    var parsed = document.createElement("template");
+    parsed.innerHTML = html;
+    morph(into || view, parsed.content);
   }
 
   function show(n, html) {
@@ -183,17 +231,17 @@
     var inView = focused && view.contains(focused);
     var nav = inView ? focused.getAttribute("data-nav") : null;
     var card = inView ? focused.getAttribute("data-card") : null;
-    view.innerHTML = html;
+    swap(html);
     var before = current;
     current = n;
     root.dataset.step = String(n);
     if (!spoilers) fillMoves(n, false);
-    highlight(n);
     fillChart(n, before);
     fillEnd(n, false);
     if (viewStep) viewStep.value = String(n);
     keepLinks(n);
     setAddress(n);
+    highlight(n); // last: it reads the layout, which every change above then shares
     var caption = view.querySelector(".caption");
     if (status && caption && !playing) status.textContent = "Step " + n + ": " + caption.textContent;
     var again = null;
