@@ -21,6 +21,7 @@ BENCHMARKS = {
     "junk": "bench.junk",
     "solver": "bench.solver",
     "legal": "bench.legal",
+    "viewer": "bench.viewer_steps",
 }
 RESULTS = Path("var/bench/results.json")
 

@@ -8,7 +8,9 @@ Three layers, each computed from the one below on a miss:
   the moves, card history and chart), compressed: what any step's HTML needs;
 - ``parts``: the HTML that is the same at every step (the move list's items, the chart
   with a hole for its step marker, the card history's JSON, the final score table);
-- ``step``: one step's viewer/_replay.html (also the ``?fragment=1`` answer).
+- ``step``: one step's viewer/_replay.html (also the ``?fragment=1`` answer) and,
+  with results hidden, its chart up to the step;
+- ``steps``: every step at once, as viewer/steps.py sends them to the browser.
 
 And ``actions``: a record's actions as the API lists them.
 
@@ -37,10 +39,10 @@ import pickle
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -53,10 +55,12 @@ from records.selectors import game_actions, game_steps
 from replay import ENGINE_VERSION
 from replay.rules import AnyRules, Perspective
 from viewer import html_parts
-from viewer.charts import Chart, chart
+from viewer.charts import Chart, chart_values, draw_chart
 from viewer.perspectives import card_events, move_list, viewed_tables
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 _ROOT = Path(__file__).resolve().parent.parent
 
@@ -218,12 +222,15 @@ class StepView:
 @dataclass(frozen=True, slots=True)
 class ReplayData:
     """One perspective's replay of a record: every step, the moves, card history and the
-    chart (its marker at step 0; ``fill_chart`` moves it)."""
+    chart (its marker at step 0; ``fill_chart`` moves it), and the chart's values at
+    every step (the spoiler-free chart draws them up to its step)."""
 
     steps: tuple[StepView, ...]
     moves: tuple[dict[str, Any], ...]
     card_events: dict[str, list[list[Any]]]
     chart: Chart | None
+    chart_values: tuple[dict[str, float], ...] = ()
+    chart_title: str = "Chart"
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,26 +245,36 @@ class PageParts:
     scores: str  # the game's score table after the last step ("" without)
     result: str  # viewer/_game_result.html: the game's result by seat
     perspective_options: str  # the <option>s of the perspective control
+    card_data: dict[str, list[list[Any]]] | None = None  # the card history itself
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
     """What a request for one step gets: the step (clamped), how many there are, that
-    step's viewer/_replay.html (None without steps) and, for a whole page, the parts."""
+    step's viewer/_replay.html (None without steps) and, for a whole page, the parts;
+    ``chart``: the spoiler-free chart up to this step (None when results are shown:
+    the parts' chart is the whole game's)."""
 
     index: int
     count: int
     replay: SafeString | None
     parts: PageParts | None
+    chart: SafeString | None = None
 
     @property
     def last(self) -> int:
         return max(self.count - 1, 0)
 
 
+#: a cached step: (steps of the record, the step's viewer/_replay.html, its chart)
+StepValue = tuple[int, SafeString | None, SafeString | None]
+
+
 class GameReplay:
     """The replay of ``record`` (of ``game``) under ``perspective`` as the game page
-    shows it, through the cache.  Build it only for a user who may see the record."""
+    shows it, through the cache.  Build it only for a user who may see the record.
+    ``spoilers``: whether results are shown; without, a step's HTML (its chart among
+    it) holds nothing after the step (docs/pages.md, "The replay")."""
 
     def __init__(
         self,
@@ -271,11 +288,13 @@ class GameReplay:
         table_template: str,
         scores_template: str | None,
         perspectives: list[dict[str, str]],
+        spoilers: bool = True,
     ) -> None:
         self.game, self.record, self.rules = game, record, rules
         self.perspective, self.seat_names, self.step_query = perspective, seat_names, step_query
         self.table_template, self.scores_template = table_template, scores_template
         self.perspectives = perspectives
+        self.spoilers = spoilers
         self.trick_numbers = rules is not None and rules.numbering == "trick"
         seats = tuple((s.seat, s.letter, s.name, s.won, s.score) for s in game.seats.all())
         #: what the HTML depends on besides the record and the step
@@ -290,6 +309,7 @@ class GameReplay:
             step_query,
             table_template,
             scores_template,
+            spoilers,
         )
         self._data: ReplayData | None = None
 
@@ -303,6 +323,10 @@ class GameReplay:
     def _step_key(self, index: int) -> str:
         return cache_key("step", self.record, *self._drawn, index)
 
+    def steps_key(self, *more: object) -> str:
+        """The key of a value made from every step (viewer/steps.py's body)."""
+        return cache_key("steps", self.record, *self._drawn, *more)
+
     def show(self, wanted: int, *, page: bool) -> Shown:
         """Step ``wanted`` (>= 0; past the last step: the last), with the page's parts
         when ``page``.  Cost on a hit: one cache read (two when ``wanted`` is past the
@@ -310,27 +334,45 @@ class GameReplay:
         wanted = max(wanted, 0)
         step_key, parts_key = self._step_key(wanted), self._parts_key()
         found = _get_many([step_key, parts_key] if page else [step_key])
-        step: tuple[int, SafeString | None] | None = found.get(step_key)
+        step: StepValue | None = found.get(step_key)
         parts: PageParts | None = found.get(parts_key)
-        if step is not None:
-            count = step[0]
-        elif parts is not None:
-            count = parts.count
-        else:
-            count = len(self.data().steps)
+        count = step[0] if step else parts.count if parts else len(self.data().steps)
         index = min(wanted, max(count - 1, 0))
         fresh: dict[str, Any] = {}
         if step is None and index != wanted:
             step_key = self._step_key(index)
             step = _get_many([step_key]).get(step_key)
         if step is None:
-            step = (count, self._draw_step(index))
+            step = self._draw_step(index)
             fresh[step_key] = step
         if page and parts is None:
             parts = self._draw_parts()
             fresh[parts_key] = parts
         _set_many(fresh)
-        return Shown(index=index, count=count, replay=step[1], parts=parts if page else None)
+        return Shown(
+            index=index, count=count, replay=step[1], parts=parts if page else None, chart=step[2]
+        )
+
+    def every_step(self) -> tuple[PageParts, list[StepValue]]:
+        """The parts and every step (through the cache, drawing the missing ones): what
+        viewer/steps.py sends to the browser."""
+        parts_key = self._parts_key()
+        found = _get_many([parts_key])
+        parts: PageParts | None = found.get(parts_key)
+        fresh: dict[str, Any] = {}
+        if parts is None:
+            parts = self._draw_parts()
+            fresh[parts_key] = parts
+        keys = [self._step_key(i) for i in range(parts.count)]
+        found = _get_many(keys)
+        steps = []
+        for index, key in enumerate(keys):
+            step = found.get(key)
+            if step is None:
+                step = fresh[key] = self._draw_step(index)
+            steps.append(step)
+        _set_many(fresh)
+        return parts, steps
 
     # the layers below, on a miss
     def data(self) -> ReplayData:
@@ -349,6 +391,8 @@ class GameReplay:
         rules, perspective = self.rules, self.perspective
         steps = game_steps(record=self.record)
         tables = viewed_tables(rules, steps, perspective)
+        values = chart_values(rules, tables)
+        title = (rules.chart_title if rules is not None else None) or "Chart"
         return ReplayData(
             steps=tuple(
                 StepView(
@@ -365,13 +409,16 @@ class GameReplay:
             ),
             moves=tuple(move_list(rules, steps, tables, perspective)),
             card_events=card_events(rules, tables),
-            chart=chart(rules, tables, current=0, seat_names=self.seat_names),
+            chart=draw_chart(values, title=title, current=0, seat_names=self.seat_names),
+            chart_values=tuple(values),
+            chart_title=title,
         )
 
-    def _draw_step(self, index: int) -> SafeString | None:
-        steps = self.data().steps
+    def _draw_step(self, index: int) -> StepValue:
+        data = self.data()
+        steps = data.steps
         if not steps:
-            return None
+            return (0, None, None)
         last = len(steps) - 1
         step = steps[index]
         context = {
@@ -387,7 +434,24 @@ class GameReplay:
             "table_template": self.table_template,
             "trick_numbers": self.trick_numbers,
         }
-        return SafeString(render_to_string("viewer/_replay.html", context))
+        replay = SafeString(render_to_string("viewer/_replay.html", context))
+        chart_html = None
+        if not self.spoilers:  # the chart as known at this step, its marker at the step
+            drawn = draw_chart(
+                data.chart_values,
+                title=data.chart_title,
+                current=index,
+                seat_names=self.seat_names,
+                upto=index,
+            )
+            if drawn is not None:
+                chart_html = SafeString(
+                    render_to_string(
+                        "viewer/_chart.html",
+                        {"chart": drawn, "last": last, "step_query": self.step_query},
+                    )
+                )
+        return (len(steps), replay, chart_html)
 
     def _draw_parts(self) -> PageParts:
         data = self.data()
@@ -408,7 +472,7 @@ class GameReplay:
             move_lines=html_parts.move_list_lines(moves, step_query=self.step_query),
             chart=(
                 html_parts.chart_pieces(data.chart, {"last": last, "step_query": self.step_query})
-                if data.chart is not None
+                if data.chart is not None and self.spoilers
                 else None
             ),
             card_events=str(json_script(data.card_events, "card-history")),
@@ -418,4 +482,15 @@ class GameReplay:
                 "viewer/_perspective_options.html",
                 {"perspectives": self.perspectives, "perspective": self.perspective},
             ),
+            card_data=data.card_events,
         )
+
+
+def cached_value(key: str, make: Callable[[], T]) -> T:
+    """The value of ``key``, made (and kept) on a miss: one that, like those above, is a
+    function of its key alone."""
+    found: dict[str, T] = _get_many([key])
+    if key not in found:
+        found[key] = make()
+        _set_many(found)
+    return found[key]

@@ -147,6 +147,17 @@ def card_events(
     return out
 
 
+def card_events_until(events: Mapping[str, list[list[Any]]], step: int) -> dict[str, list[list[Any]]]:
+    """``card_events``' output cut at ``step`` (what ``until=step`` would have given),
+    for a page with results hidden drawn from the whole game's cached card events."""
+    out: dict[str, list[list[Any]]] = {}
+    for code, copies in events.items():
+        kept = [moves for moves in ([m for m in copy if m[0] <= step] for copy in copies) if moves]
+        if kept:
+            out[code] = kept
+    return out
+
+
 def _word(table: Mapping[str, Any]) -> list[str]:
     """The keyword of the step's action (``tribute``), when it starts with one."""
     last = table.get("last")

@@ -1,11 +1,14 @@
 """The game page: one step of the replay rendered on the server (``?step=N``), as one
-perspective saw it (``?view=``: everything, a seat, a team, a spectator); with
-``&fragment=1`` only that step's part of the page (viewer/_replay.html), which
-js/replay.js swaps in as it steps, so the Django template stays the only renderer of
-a table.  The page's data (viewed tables, moves, card history, chart) comes from
-viewer/perspectives.py over one replay of the record; viewer/cache.py keeps it,
-and the HTML drawn from it, in the cache, read only after the user's right to see the
-game and the record is checked here."""
+perspective saw it (``?view=``: everything, a seat, a team, a spectator), with or
+without its results (``?spoilers=0|1``; hidden by default in a seat, team or
+spectator view): without, the page holds nothing after its step.  After the page
+loads, js/replay.js steps from the game's steps sent once (``steps.json``,
+viewer/steps.py); ``&fragment=1`` answers only that step's part of the page
+(viewer/_replay.html).  ``embed/`` is the same replay without the site around it,
+for an iframe (public games only).  The page's data (viewed tables, moves, card
+history, chart) comes from viewer/perspectives.py over one replay of the record;
+viewer/cache.py keeps it, and the HTML drawn from it, in the cache, read only after
+the user's right to see the game and the record is checked here."""
 
 from __future__ import annotations
 
@@ -13,21 +16,24 @@ import sys
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.html import json_script
 from django.utils.safestring import SafeString
+from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 
 from lib.game_files import game_stylesheet, game_template
-from records.models import Game, GameStatus, Record
-from records.selectors import game_actions, game_with_records, pick_record, same_deal
-from replay import registry
-from replay.record import seat_index
-from viewer import html_parts
+from records.models import Game
+from records.selectors import same_deal
+from viewer import html_parts, steps
+from viewer.asked import Asked, asked
 from viewer.cache import GameReplay
 from viewer.charts import marker_x
-from viewer.perspectives import ALL, perspective_choices, perspectives, pick_perspective
+from viewer.perspectives import card_events_until, perspective_choices, perspectives
+from viewer.steps import fault_move
 from viewer.templatetags.cards import game_title
 
 #: the table partial of a game without its own (viewer/tables/<game id>.html)
@@ -45,67 +51,36 @@ def _step_index(raw: str | None, last: int) -> int:
     return max(0, min(wanted, last))
 
 
-def _fault_move(record: Record, steps: int, seen: frozenset[int] | None) -> dict[str, Any] | None:
-    """For a rejected record, the faulty action the replay stops before (None else).
-    It was never made, so no view says what others could see of it: under a
-    perspective without its seat (``seen``), its text is hidden (``hidden`` true)."""
-    if record.status != GameStatus.REJECTED or record.error_action != steps:
-        return None
-    for action in game_actions(record=record)[steps - 1 : steps]:
-        seat = str(action["seat"])
-        hidden = seen is not None and seat_index(seat) not in seen
-        return {
-            "number": action["index"],
-            "seat": seat,
-            "text": "" if hidden else action["move"],
-            "hidden": hidden,
-        }
-    return None
-
-
 def _table_template(game: Game) -> str:
     """The game's own table partial (viewer/tables/<game id>.html), else the generic."""
     return game_template("viewer/tables", game.game, GENERIC_TABLE) or GENERIC_TABLE
 
 
-def _scores_template(game: Game) -> str | None:
-    """The game's own score table (viewer/scores/<game id>.html), if it has one."""
-    return game_template("viewer/scores", game.game)
-
-
-@require_GET
-def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    # who may see what first: the game, then the records of it this user may see;
-    # only then the cached replay (viewer/cache.py)
-    game, records, dealt_alike = game_with_records(user=request.user, pk=pk, dealt_alike=True)
-    record = pick_record(records, request.GET.get("record"))
-    rules = registry.get(game.game)
-    perspective = pick_perspective(rules, request.GET.get("view"), players=game.num_players)
-    # every step link keeps the record asked for by id and the perspective
-    keep: dict[str, int | str] = {"record": record.pk} if request.GET.get("record") else {}
-    if perspective.key != ALL.key:
-        keep["view"] = perspective.key
-    step_query = f"{urlencode(keep)}&" if keep else ""
-    seat_names = {seat.letter: seat.name for seat in game.seats.all()}
-    players_url = reverse("search:game-list")
-    seat_links = [
-        {"letter": letter, "name": name, "href": f"{players_url}?player={quote(name)}"}
-        for letter, name in seat_names.items()
-    ]
-    scores_template = _scores_template(game)
-    choices = perspective_choices(perspectives(rules, players=game.num_players), seat_names)
-    fragment = bool(request.GET.get("fragment"))
-    replay = GameReplay(
-        game=game,
-        record=record,
-        rules=rules,
-        perspective=perspective,
-        seat_names=seat_names,
-        step_query=step_query,
-        table_template=_table_template(game),
-        scores_template=scores_template,
-        perspectives=choices,
+def game_replay(a: Asked) -> GameReplay:
+    """The cached replay of what ``a`` asks for (the caller checked the user's rights)."""
+    return GameReplay(
+        game=a.game,
+        record=a.record,
+        rules=a.rules,
+        perspective=a.perspective,
+        seat_names=a.seat_names,
+        step_query=a.step_query,
+        table_template=_table_template(a.game),
+        scores_template=game_template("viewer/scores", a.game.game),
+        perspectives=perspective_choices(
+            perspectives(a.rules, players=a.game.num_players), a.seat_names
+        ),
+        spoilers=a.spoilers,
     )
+
+
+def _page_context(request: HttpRequest, a: Asked, *, embed: bool) -> dict[str, Any] | HttpResponse:
+    """What viewer/game_detail.html and viewer/embed.html draw; the fragment itself
+    (an HttpResponse) for ``?fragment=1``."""
+    game, record, perspective = a.game, a.record, a.perspective
+    page_name = "viewer:game-embed" if embed else "viewer:game-detail"
+    fragment = bool(request.GET.get("fragment"))
+    replay = game_replay(a)
     shown = replay.show(_wanted_step(request.GET.get("step")), page=not fragment)
     if fragment and shown.replay is not None:
         response = HttpResponse(shown.replay)
@@ -116,40 +91,96 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     parts = shown.parts
     assert parts is not None
     index, last = shown.index, shown.last
-    context = {
+    # results hidden and not at the end: nothing after this step (docs/pages.md)
+    hide = not a.spoilers and index < last
+    fault = fault_move(record, parts.count, perspective.seats)
+    moves, lines = parts.moves, parts.move_lines
+    if hide:
+        upto = sum(1 for step, _ in moves if step <= index)
+        moves, lines = moves[:upto], lines[:upto]
+    cards = parts.card_data
+    if hide and cards is not None:
+        card_events = str(json_script(card_events_until(cards, index), "card-history"))
+    else:
+        card_events = parts.card_events
+    if shown.chart is not None:
+        chart_html: SafeString | None = shown.chart
+    elif parts.chart is not None:
+        chart_html = html_parts.fill_chart(parts.chart, marker_x(index, last=last))
+    else:
+        chart_html = None
+    players_url = reverse("search:game-list")
+    return {
         "game": game,
         "title": game_title(game.game),
         "game_css": game_stylesheet(game.game),
-        "detail_url": reverse("viewer:game-detail", args=[game.pk]),
+        "detail_url": reverse(page_name, args=[game.pk]),
+        "page_url": reverse("viewer:game-detail", args=[game.pk]),
         "record": record,
-        "seat_links": seat_links,
-        "step_query": step_query,
-        "keep_record": "record" in keep,
+        "seat_links": [
+            {"letter": letter, "name": name, "href": f"{players_url}?player={quote(name)}"}
+            for letter, name in a.seat_names.items()
+        ],
+        "step_query": a.step_query,
+        "keep_record": "record" in a.keep,
         "perspective": perspective,
+        "spoilers": a.spoilers,
+        "spoilers_asked": a.keep.get("spoilers"),
+        "hide_results": hide,
         "step": shown.replay is not None,
         "replay_html": shown.replay,
         "index": index,
         "last": last,
-        "seat_names": seat_names,
+        "seat_names": a.seat_names,
         "fragment_url": f"?{urlencode({'record': record.pk, 'view': perspective.key})}",
-        "perspectives": choices,
+        "steps_url": steps.steps_url(a),
+        "steps_base": steps.steps_base(a),
+        "perspectives": replay.perspectives,
         "perspective_options": SafeString(parts.perspective_options),
-        "result_html": SafeString(parts.result),
+        "result_html": SafeString("" if hide else parts.result),
         "moves_html": html_parts.move_list_html(
-            parts.moves, current=index, step_query=step_query, lines=parts.move_lines
+            moves, current=index, step_query=a.step_query, lines=lines
         ),
-        "fault_move": _fault_move(record, parts.count, perspective.seats),
-        "card_events_html": SafeString(parts.card_events),
-        "chart_html": (
-            html_parts.fill_chart(parts.chart, marker_x(index, last=last))
-            if parts.chart is not None
-            else None
-        ),
-        "records": records,
-        "same_deal": same_deal(user=request.user, game=game, dealt_alike=dealt_alike),
-        "scores_html": SafeString(parts.scores),
+        "fault": fault,
+        "fault_move": None if hide else fault,
+        "card_events_html": SafeString(card_events),
+        "chart_html": chart_html,
+        "records": a.records,
+        "scores_html": SafeString("" if hide else parts.scores),
     }
+
+
+@require_GET
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    # who may see what first: the game, then the records of it this user may see;
+    # only then the cached replay (viewer/cache.py)
+    a = asked(request, pk, user=request.user, dealt_alike=True)
+    context = _page_context(request, a, embed=False)
+    if isinstance(context, HttpResponse):
+        return context
+    if not context["hide_results"]:
+        context["same_deal"] = same_deal(user=request.user, game=a.game, dealt_alike=a.dealt_alike)
     return render(request, "viewer/game_detail.html", context)
+
+
+@require_GET
+@xframe_options_exempt
+def game_embed(request: HttpRequest, pk: int) -> HttpResponse:
+    """The replay alone (table, stepper, moves), for an iframe on another site: only a
+    game anyone may see (looked up as for a visitor, so a private game is a 404 even
+    to its owner); the only page a frame may show (X-Frame-Options exempt)."""
+    a = asked(request, pk, user=AnonymousUser())
+    context = _page_context(request, a, embed=True)
+    if isinstance(context, HttpResponse):
+        return context
+    return render(request, "viewer/embed.html", context)
+
+
+@require_GET
+def game_steps(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every step of the replay at once, for js/replay.js (viewer/steps.py)."""
+    a = asked(request, pk, user=request.user)
+    return steps.steps_response(request, a, game_replay(a))
 
 
 def _wanted_step(raw: str | None) -> int:

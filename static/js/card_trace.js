@@ -8,7 +8,8 @@
  * (the stepping script, static/js/replay.js, follows those links), and where the copy
  * ends.  The stepping script dispatches "kibitz:step" ({detail: {step}}) after each
  * step: the panel marks that step's moves and, on a spoiler-free page
- * (#replay[data-spoilers="hidden"]), lists only what was known by then.  Escape or
+ * (#replay[data-spoilers="0"], results hidden), lists only what was known by then;
+ * "kibitz:cards" (new #card-history data: the whole game's, or another view's) reloads it.  Escape or
  * the close button closes the panel and gives the focus back to the card. */
 (function () {
   "use strict";
@@ -30,7 +31,8 @@
     try { return JSON.parse(node.textContent); } catch (e) { return null; }
   }
 
-  function spoilerFree() { return root.dataset.spoilers === "hidden"; }
+  // results hidden (static/js/replay.js keeps data-spoilers: "0" hidden, "1" shown)
+  function spoilerFree() { return root.dataset.spoilers === "0"; }
 
   function seat(letter) {
     return seatNames[letter] ? letter + " (" + seatNames[letter] + ")" : letter;
@@ -232,6 +234,11 @@
     current = n;
     if (openCard === null) return;
     if (spoilerFree()) render(); else mark();
+  });
+
+  document.addEventListener("kibitz:cards", function () {
+    data = readJson("card-history") || {};
+    if (openCard !== null) render();
   });
 
   document.addEventListener("keydown", function (event) {

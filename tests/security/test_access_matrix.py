@@ -16,6 +16,7 @@ from tests.security.world import (
     LISTS,
     NO_RECORDS,
     OBJECTS,
+    PUBLIC_ONLY,
     RATINGS,
     SECRET_NAMES,
     World,
@@ -27,7 +28,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_every_route_is_in_the_matrix_or_holds_no_records() -> None:
-    covered = set(OBJECTS) | set(LISTS) | set(RATINGS) | set(COUNTS) | set(NO_RECORDS)
+    covered = (
+        set(OBJECTS) | set(LISTS) | set(RATINGS) | set(COUNTS) | set(NO_RECORDS) | set(PUBLIC_ONLY)
+    )
     assert route_names() == covered
 
 
@@ -80,6 +83,14 @@ def test_the_owner_sees_each_private_thing_others_get_a_404(world: World) -> Non
             assert status == 302 and not leaked, (who, name, status)  # to the log-in page
         else:
             assert status == 404 and not leaked, (who, name, status)
+
+
+def test_a_private_game_is_embeddable_by_nobody(world: World) -> None:
+    for who, client in _clients(world).items():
+        for name, url in route_paths(world, PUBLIC_ONLY).items():
+            response = client.get(url)
+            assert response.status_code == 404, (who, name, response.status_code)
+            assert not LEAK.search(_body(response)), (who, name)
 
 
 def test_lists_searches_and_exports_show_private_games_to_their_owner_only(

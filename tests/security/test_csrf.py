@@ -18,6 +18,7 @@ from tests.security.world import (
     LISTS,
     NO_RECORDS,
     OBJECTS,
+    PUBLIC_ONLY,
     RATINGS,
     World,
     route_names,
@@ -58,12 +59,12 @@ PLAIN = {
 
 def _every_path(world: World) -> dict[str, str]:
     token, _ = ApiToken.issue(owner=world.owner, name="kept")
-    paths = {**route_paths(world, {**OBJECTS, **LISTS, **RATINGS, **COUNTS})}
+    paths = {**route_paths(world, {**OBJECTS, **LISTS, **RATINGS, **COUNTS, **PUBLIC_ONLY})}
     paths.update({name: path.format(token=token.pk) for name, path in PLAIN.items()})
     assert (
         set(paths)
         == route_names()
-        == set(PLAIN) | set(OBJECTS) | set(LISTS) | set(RATINGS) | set(COUNTS)
+        == set(PLAIN) | set(OBJECTS) | set(LISTS) | set(RATINGS) | set(COUNTS) | set(PUBLIC_ONLY)
     )
     assert set(PLAIN) == set(NO_RECORDS)
     return paths

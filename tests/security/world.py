@@ -121,6 +121,7 @@ OBJECTS: dict[str, str] = {
     "viewer:game-detail": "/games/{game}/",
     "viewer:game-analysis": "/games/{game}/analysis/?step=1",
     "viewer:game-analysis-kgn": "/games/{game}/analysis.kgn?step=1",
+    "viewer:game-steps": "/games/{game}/steps.json?view=A",
     "events:match-detail": "/matches/{event}/{match}/",
     "events:event-detail": "/events/{event}/",
     "events:event-edit": "/events/{event}/edit/",
@@ -150,6 +151,11 @@ OBJECTS: dict[str, str] = {
     "api:player-ratings": "/api/players/{a}/ratings/",
     "api:player-versus": "/api/players/{a}/vs/{b}/",
     "api:player-versus-games": "/api/players/{a}/vs/{b}/games/",
+}
+#: a page of a public game alone (the embeddable replay): a private game is a 404 to
+#: everyone, its owner too
+PUBLIC_ONLY: dict[str, str] = {
+    "viewer:game-embed": "/games/{game}/embed/",
 }
 #: a list, a search or an export: the owner finds the private games; others don't
 LISTS: dict[str, str] = {

@@ -1,6 +1,7 @@
 """The replay viewer in a real browser (Debian's Chromium through Playwright): the
 move list, the keys, autoplay, the perspective control and the chart's marker, and
-permalinks that render the same table as the stepping script.  A card's history:
+permalinks that render the same table as the stepping script (test_viewer_steps_browser.py:
+the steps sent once, results hidden, phone, embed).  A card's history:
 test_viewer_card_trace_browser.py.
 
 Set KIBITZ_SCREENSHOTS=var/screens to keep screenshots of the pages visited.
@@ -46,13 +47,14 @@ def test_the_move_list_and_the_keys_step_the_replay(
     game = game_factory(game="escalative-tricks", seed=11)
     record = game.records.get()
     last = len(game_steps(record=record)) - 1
-    _open(page, f"{live_server.url}/games/{game.pk}/?record={record.pk}&view=B")
+    # results shown (a seat's view hides them, and the moves after the step, by default)
+    _open(page, f"{live_server.url}/games/{game.pk}/?record={record.pk}&view=B&spoilers=1")
     frame = page.locator(FRAME)
     page.locator('#moves a[data-step="9"]').click()
     expect(frame).to_have_attribute("data-step", "9")
     expect(page.locator("#moves li.current")).to_have_attribute("data-step", "9")
     expect(page.locator('#moves a[aria-current="step"]')).to_have_attribute("data-step", "9")
-    expect(page).to_have_url(re.compile(rf"\?record={record.pk}&view=B&step=9$"))
+    expect(page).to_have_url(re.compile(rf"\?record={record.pk}&view=B&spoilers=1&step=9$"))
     page.keyboard.press("ArrowRight")
     expect(frame).to_have_attribute("data-step", "10")
     page.keyboard.press("ArrowLeft")
@@ -69,7 +71,7 @@ def test_the_move_list_and_the_keys_step_the_replay(
     )
     page.keyboard.press("Home")
     expect(frame).to_have_attribute("data-step", "0")
-    expect(page).to_have_url(re.compile(rf"\?record={record.pk}&view=B&step=0$"))
+    expect(page).to_have_url(re.compile(rf"\?record={record.pk}&view=B&spoilers=1&step=0$"))
     # the perspective form follows the step, so switching keeps it
     expect(page.locator("#view-step")).to_have_value("0")
     snap(page, "viewer-tricks-B")
@@ -130,9 +132,8 @@ def test_the_perspective_control_hides_and_shows_cards(
     table = steps[4].table
     page.goto(f"{live_server.url}/games/{game.pk}/?step=4")
     expect(page.locator(BACKS)).to_have_count(0)
-    page.get_by_label("Perspective").select_option("A")
-    page.get_by_role("button", name="Show").click()
-    expect(page).to_have_url(re.compile(r"\?step=4&view=A$"))
+    page.get_by_label("Perspective").select_option("A")  # at once: no button to press
+    expect(page).to_have_url(re.compile(r"\?step=4&view=A$"), timeout=60_000)
     expect(page.locator(BACKS)).to_have_count(len(table["hands"]["B"]) + len(table["hands"]["C"]))
     expect(page.locator('[data-seat="A"] .hand button[data-card]')).to_have_count(
         len(table["hands"]["A"])
@@ -145,8 +146,7 @@ def test_the_perspective_control_hides_and_shows_cards(
         len(steps[5].table["hands"]["B"]) + len(steps[5].table["hands"]["C"])
     )
     page.get_by_label("Perspective").select_option("public")
-    page.get_by_role("button", name="Show").click()
-    expect(page).to_have_url(re.compile(r"\?step=5&view=public$"))
+    expect(page).to_have_url(re.compile(r"\?step=5&view=public$"), timeout=60_000)
     expect(page.locator(BACKS)).to_have_count(sum(len(h) for h in steps[5].table["hands"].values()))
     page.keyboard.press("ArrowRight")
     expect(page.locator(FRAME)).to_have_attribute("data-step", "6")

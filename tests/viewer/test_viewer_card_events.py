@@ -9,7 +9,7 @@ from pathlib import Path
 from replay import registry
 from replay.load import parse
 from replay.verify import replay_steps
-from viewer.perspectives import card_events
+from viewer.perspectives import card_events, card_events_until
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -51,3 +51,13 @@ def test_until_keeps_what_was_known_at_that_step() -> None:
 
 def test_no_rules_no_events() -> None:
     assert card_events(None, [{"hands": {"A": ["2H"]}}]) == {}
+
+
+def test_cutting_the_whole_games_events_equals_asking_until_the_step() -> None:
+    # a page with results hidden cuts the cached whole-game events (viewer/views.py)
+    for game, name in (("wild-escape", "example-hand"), ("escalation-knizia", "seed-example")):
+        rules = registry.get(game)
+        tables = _tables(game, name)
+        whole = card_events(rules, tables)
+        for step in range(len(tables)):
+            assert card_events_until(whole, step) == card_events(rules, tables, until=step)

@@ -128,8 +128,8 @@ def test_a_spoiler_free_page_lists_only_what_is_known_at_the_step(
     copy = next(c[0] for c in history.values() if len(c[0].moves) >= 3)
     seat = copy.moves[0].zone.removeprefix("hand:")  # type: ignore[union-attr]
     played = copy.moves[1].step
-    page.goto(f"{live_server.url}/games/{game.pk}/?step={played - 1}")
-    page.evaluate("document.getElementById('replay').dataset.spoilers = 'hidden'")
+    page.goto(f"{live_server.url}/games/{game.pk}/?step={played - 1}&spoilers=0")
+    expect(page.locator("#replay")).to_have_attribute("data-ready", "1")  # steps.json in
     page.locator(f'[data-seat="{seat}"] .hand button[data-card="{copy.code}"]').click()
     panel = page.get_by_role("dialog")
     items = panel.locator(".card-panel-events li")

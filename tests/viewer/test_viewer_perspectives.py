@@ -126,7 +126,7 @@ def test_an_unknown_view_falls_back_to_everything(
     for seat in table["seats"]:
         assert hand_labels(body, seat) == [face_parts(c)[1] for c in table["hands"][seat]]
     assert '<option value="all" selected>Everything</option>' in body
-    assert "view=" not in re.sub(r'data-url="[^"]*"', "", body)
+    assert "view=" not in re.sub(r'data-(url|steps|view)="[^"]*"', "", body)
     assert 'id="view-note"' not in body
 
 
@@ -141,7 +141,10 @@ def test_the_perspective_control_lists_the_games_perspectives_and_works_without_
     assert keys == [p.key for p in _rules(game).perspectives(players=6)]
     assert '<option value="team-BDF" selected>Team B·D·F</option>' in form.group(0)
     assert '<input type="hidden" name="step" value="7" id="view-step">' in form.group(0)
-    assert '<button type="submit">Show</button>' in form.group(0)
+    assert '<button type="submit" class="no-js">Show</button>' in form.group(0)
+    # results hidden by default in a team view; the box sends 0 when ticked, else 1
+    assert 'name="spoilers" value="0" checked>' in form.group(0)
+    assert '<input type="hidden" name="spoilers" value="1">' in form.group(0)
     names = {s.letter: s.player.name for s in game.seats.all()}
     assert f"A&#x27;s view — {names['A']}" in form.group(0)
 
@@ -187,7 +190,7 @@ def test_the_final_score_table_is_drawn_from_the_viewed_table(
     rules = _rules(game)
     seat_names = {seat.letter: seat.name for seat in game.seats.all()}
     for key, seats in (("all", None), ("B", frozenset({1})), ("public", frozenset())):
-        body = _page(game, f"?view={key}")
+        body = _page(game, f"?view={key}&spoilers=1")  # results shown at every step
         final = steps[-1].table if seats is None else rules.view(steps[-1].table, seats=seats)
         scores = render_to_string(
             "viewer/scores/escalation-knizia.html",
@@ -257,7 +260,7 @@ def test_the_card_history_under_a_view_holds_only_what_it_saw(
     game = game_factory(seed=8)
     rules = _rules(game)
     steps = game_steps(record=game.records.get())
-    history = _history_json(_page(game, "?view=A"))
+    history = _history_json(_page(game, "?view=A&spoilers=1"))
     viewed = [rules.view(s.table, seats=frozenset({0})) for s in steps]
     assert history == _expected_history(rules, viewed)
     hidden_from_a = set(steps[0].table["hands"]["B"]) - set(steps[0].table["hands"]["A"])
@@ -380,9 +383,9 @@ def test_a_rejected_action_is_hidden_from_views_without_its_seat(
     other = "B" if actor == "A" else "A"
     everything = _page(record.game)
     assert unescape(faulty) in unescape(everything)
-    mine = _page(record.game, f"?view={actor}")
+    mine = _page(record.game, f"?view={actor}&spoilers=1")
     assert unescape(faulty) in unescape(mine)
     for view in (other, "public"):
-        hidden = _page(record.game, f"?view={view}")
+        hidden = _page(record.game, f"?view={view}&spoilers=1")
         assert unescape(faulty) not in unescape(hidden), view
         assert 'id="fault-hidden"' in hidden and "hidden in this view" in hidden
