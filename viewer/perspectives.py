@@ -147,7 +147,9 @@ def card_events(
     return out
 
 
-def card_events_until(events: Mapping[str, list[list[Any]]], step: int) -> dict[str, list[list[Any]]]:
+def card_events_until(
+    events: Mapping[str, list[list[Any]]], step: int
+) -> dict[str, list[list[Any]]]:
     """``card_events``' output cut at ``step`` (what ``until=step`` would have given),
     for a page with results hidden drawn from the whole game's cached card events."""
     out: dict[str, list[list[Any]]] = {}

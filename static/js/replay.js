@@ -12,10 +12,9 @@
  *   - the address (history.replaceState) keeps record, view, spoilers and step;
  *   - autoplay: Space or the Play button, at the chosen speed;
  *   - the chart's marker at the current step (a click on the chart jumps there);
- *   - each step shown is announced as a "kibitz:step" event ({step, last, spoilers}),
- *     bubbling from #replay (the card panel, static/js/card_trace.js, listens); a new
- *     view or spoiler setting as "kibitz:view" ({view, spoilers}) on document, and
- *     "kibitz:cards" on document once #card-history holds new card data.
+ *   - events for other scripts (static/js/card_trace.js): "kibitz:step" ({step, last,
+ *     spoilers}) bubbling from #replay; on document "kibitz:view" ({view, spoilers})
+ *     and "kibitz:cards" once #card-history holds new card data.
  * Without JavaScript the same links load the page for each step. */
 (function () {
   "use strict";
@@ -29,15 +28,13 @@
   var last = parseInt(root.dataset.last, 10) || 0;
   var current = parseInt(root.dataset.step, 10) || 0;
   var wanted = current;
-  var data = null; // the steps of the view shown (steps.json)
-  var loading = null;
+  var data = null, loading = null; // the steps of the view shown (steps.json), on its way
   var moves = document.getElementById("moves");
   var status = document.getElementById("replay-status");
   var viewStep = document.getElementById("view-step");
   var chartBox = document.getElementById("chart-box");
   var endBox = document.getElementById("end-parts");
-  var form = document.getElementById("view-form");
-  var select = document.getElementById("view-select");
+  var form = document.getElementById("view-form"), select = document.getElementById("view-select");
   var toggleSpoilers = document.getElementById("spoilers-toggle");
   var STORE = "kibitz.spoilers."; // + "all" or "seats": the box's last choice
 
@@ -275,7 +272,6 @@
 
   // --- the perspective and the results: applied at once ---------------------------
   function kind(key) { return key === "all" ? "all" : "seats"; }
-
   function remembered(key) {
     try {
       var value = window.localStorage.getItem(STORE + kind(key));
@@ -285,6 +281,12 @@
 
   function remember(key, shown) {
     try { window.localStorage.setItem(STORE + kind(key), shown ? "1" : "0"); } catch (e) { /* private mode */ }
+  }
+
+  function setCards(cards) { // the card panel's data (static/js/card_trace.js)
+    var node = document.getElementById("card-history");
+    if (node) node.textContent = JSON.stringify(cards);
+    document.dispatchEvent(new CustomEvent("kibitz:cards"));
   }
 
   // Show ``key``'s view with results ``shown`` (true: at every step), at the step
@@ -336,14 +338,12 @@
       else target.searchParams.delete("spoilers");
       a.href = target.toString();
     });
-    var cards = document.getElementById("card-history");
-    if (cards) cards.textContent = JSON.stringify(fresh.cards);
+    setCards(fresh.cards);
     fillMoves(n, true);
     fillEnd(n, true);
     root.dataset.ready = "1";
     current = -1; // draw the step again, from the new view
     show(n, fresh.steps[n].html);
-    document.dispatchEvent(new CustomEvent("kibitz:cards"));
     document.dispatchEvent(new CustomEvent("kibitz:view", {
       detail: { view: viewKey, spoilers: spoilers }
     }));
@@ -491,10 +491,7 @@
   } else {
     loading = fetchSteps(viewKey, spoilers, explicit).then(function (fresh) {
       if (!data) data = fresh;
-      // the card history of every step (the page held it up to its step only)
-      var cards = document.getElementById("card-history");
-      if (cards && data === fresh) cards.textContent = JSON.stringify(fresh.cards);
-      document.dispatchEvent(new CustomEvent("kibitz:cards"));
+      if (data === fresh) setCards(fresh.cards); // the whole game's (the page: up to its step)
       root.dataset.ready = "1";
     });
     loading.catch(function () {});
