@@ -9,7 +9,7 @@ made of)::
     {"version": 1, "view": "A", "spoilers": false, "last": L,
      "note": "<p class=view-note>…",          # the perspective's note ("" for all)
      "chart": "<figure …>" | null,            # results shown: the whole game's chart
-     "cards": {"7H": [[step, kind, seat, to], …], …},   # the card history
+     "cards": {"7H": [[[step, from, to], …], …], …},  # each copy's moves (card trace)
      "steps": [{"html": "<div class=replay-frame …>",  # viewer/_replay.html
                 "move": "<li data-step=N>…",            # its item of the move list
                 "chart": "<figure …>"},                 # results hidden: chart up to N

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from viewer import analysis_views, views
+from viewer import analysis_views, costs, views
 
 app_name = "viewer"
 
@@ -12,4 +12,5 @@ urlpatterns = [
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
     path("games/<int:pk>/steps.json", views.game_steps, name="game-steps"),
     path("games/<int:pk>/embed/", views.game_embed, name="game-embed"),
+    path("games/<int:pk>/costs.json", costs.game_costs, name="game-costs"),
 ]

@@ -32,6 +32,7 @@ from viewer import html_parts, steps
 from viewer.asked import Asked, asked
 from viewer.cache import GameReplay
 from viewer.charts import marker_x
+from viewer.costs import costs_url
 from viewer.perspectives import card_events_until, perspective_choices, perspectives
 from viewer.steps import fault_move
 from viewer.templatetags.cards import game_title
@@ -135,6 +136,9 @@ def _page_context(request: HttpRequest, a: Asked, *, embed: bool) -> dict[str, A
         "fragment_url": f"?{urlencode({'record': record.pk, 'view': perspective.key})}",
         "steps_url": steps.steps_url(a),
         "steps_base": steps.steps_base(a),
+        "costs_url": None
+        if embed
+        else costs_url(record, game=game.game, keep_record="record" in a.keep),
         "perspectives": replay.perspectives,
         "perspective_options": SafeString(parts.perspective_options),
         "result_html": SafeString("" if hide else parts.result),

@@ -54,6 +54,7 @@ PLAIN = {
     "api:player-split": "/api/players/1/split/",
     "api:record-edits": "/api/uploads/1/records/1/edits/",
     "api:game-best": "/api/games/1/best/?step=0",
+    "viewer:game-costs": "/games/1/costs.json",
 }
 
 

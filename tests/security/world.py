@@ -63,6 +63,9 @@ NO_RECORDS = {
     "api:game-best": "escalative-tricks games only, and this world's private game is a "
     "Knizia one (a 400 for its owner): tests/api/test_api_best.py checks the same 404s on "
     "a private escalative-tricks game",
+    "viewer:game-costs": "escalative-tricks games only (this world's private game is a "
+    "Knizia one): tests/viewer/test_viewer_costs.py checks the 404s on a private "
+    "escalative-tricks game",
 }
 
 
