@@ -104,9 +104,15 @@ def test_a_rejected_record_shows_its_error_position_and_source_excerpt(
 
 
 def _scores(row: str) -> list[tuple[str, str, bool]]:
-    """(seat, score as shown, marked the winner) for each score of a result cell."""
-    found = re.findall(r'<span class="score( won)?"[^>]*>([A-Z]) ([^<]+)', row)
-    return [(seat, shown, bool(won)) for won, seat, shown in found]
+    """(seat, score as shown, marked the winner) for each score of a result cell: the
+    player's name first, the score, then the seat (``<span class="seat-of">(A)</span>``)."""
+    found = re.findall(
+        r'<span class="score( won)?"[^>]*><span class="who">[^<]*</span> ([^<]+)'
+        r'.*?<span class="seat-of">\(([A-Z])\)</span>',
+        row,
+        flags=re.S,
+    )
+    return [(seat, shown.strip(), bool(won)) for won, shown, seat in found]
 
 
 def test_a_knizia_game_marks_the_lowest_score_as_the_winner(
