@@ -20,7 +20,8 @@
   "use strict";
   var root = document.getElementById("replay");
   var view = document.getElementById("replay-view");
-  if (!root || !view || !window.fetch) return;
+  var merge = window.kibitzMorph;
+  if (!root || !view || !window.fetch || !merge) return;
 
   var stepsBase = root.dataset.stepsBase; // steps.json? (and record=N when asked for)
   var viewKey = root.dataset.view || "all";
@@ -182,45 +183,16 @@
     }, 150);
   }
 
-  // Make ``into``'s children those of ``from`` (a parsed step), touching only what
-  // differs: a step changes a hand or two and the trick, and the browser then styles
-  // and lays out only those (a whole table swapped costs several frames on a long hand).
-  function morph(into, from) {
-    var old = into.firstChild, next = from.firstChild;
-    while (next) {
-      var after = next.nextSibling;
-      if (!old) {
-        into.appendChild(next);
-      } else if (old.isEqualNode(next)) {
-        old = old.nextSibling;
-      } else if (old.nodeType === 1 && next.nodeType === 1 && old.tagName === next.tagName) {
-        var attrs = old.attributes;
-        for (var i = attrs.length - 1; i >= 0; i--) {
-          if (!next.hasAttribute(attrs[i].name)) old.removeAttribute(attrs[i].name);
-        }
-        for (var j = 0; j < next.attributes.length; j++) {
-          var attr = next.attributes[j];
-          if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
-        }
-        morph(old, next);
-        old = old.nextSibling;
-      } else if (old.nodeType === 3 && next.nodeType === 3) {
-        if (old.nodeValue !== next.nodeValue) old.nodeValue = next.nodeValue;
-        old = old.nextSibling;
-      } else {
-        var gone = old;
-        old = old.nextSibling;
-        into.replaceChild(next, gone);
-      }
-      next = after;
-    }
-    while (old) { var rest = old.nextSibling; into.removeChild(old); old = rest; }
-  }
+  // A step's HTML put in place, only what differs changed (static/js/morph.js).
+  function swap(html, into) { merge.swap(html, into || view); }
 
-  function swap(html, into) {
-    var parsed = document.createElement("template");
-    parsed.innerHTML = html;
-    morph(into || view, parsed.content);
+  // Between steps, parse the neighbours' HTML ahead, so that the next step is no parse.
+  function ahead(n) {
+    setTimeout(function () {
+      if (!data || current !== n) return;
+      if (n + 1 <= last) merge.ahead(data.steps[n + 1].html);
+      if (n > 0) merge.ahead(data.steps[n - 1].html);
+    }, 0);
   }
 
   function show(n, html) {
@@ -249,6 +221,7 @@
     root.dispatchEvent(new CustomEvent("kibitz:step", {
       detail: { step: n, last: last, spoilers: spoilers }, bubbles: true
     }));
+    ahead(n);
   }
 
   function go(n) {
