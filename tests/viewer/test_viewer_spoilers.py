@@ -190,8 +190,8 @@ def test_the_steps_data_holds_only_what_each_view_may_see(
         assert set(entries[-1]["end"]) == {"result", "scores", "fault"}
         # the card history is the view's: the trace of the tables as the view saw them
         if p.seats is not None:
-            seen = [rules.view(s.table, seats=p.seats) for s in steps]
-            assert data["cards"] == card_events(rules, seen), p.key
+            tables = [rules.view(s.table, seats=p.seats) for s in steps]
+            assert data["cards"] == card_events(rules, tables), p.key
             if p.seats:  # and the check can fail: the whole game's trace differs
                 assert data["cards"] != card_events(rules, [s.table for s in steps])
 
