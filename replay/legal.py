@@ -34,7 +34,7 @@ from replay.games._wild_legal import canonical_play
 from replay.games._wild_notation import Play as WildPlay
 from replay.record import GameRecord, seat_index, seat_letter
 from replay.rules import AnyRules
-from replay.verify import replay_steps, rules_for
+from replay.verify import replay_steps, rules_for, start_state
 
 #: one action of a line: an optional move number, a seat label and the words
 _ACTION = re.compile(r"^(?:\d+\.\s*)?([A-Za-z])\s*:\s*(.*)$", re.S)
@@ -93,9 +93,7 @@ def position(record: GameRecord, step: int) -> Position:
         raise StepError(f"step {step} is out of range: this record has steps 0 to {last}")
     rules = rules_for(record)
     players = len(record.players)
-    state = rules.start(
-        setup=record.setup, variant=record.variant, players=players, first=record.first
-    )
+    state = start_state(rules, record)
     for action in record.actions[:step]:
         rules.apply(state, action.seat, action.move)
     return Position(rules, state, players, step, last)

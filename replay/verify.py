@@ -56,6 +56,15 @@ def rules_for(record: GameRecord) -> AnyRules:
     return rules
 
 
+def start_state(rules: AnyRules, record: GameRecord) -> Any:
+    """The state before ``record``'s first action: its setup, variant, seats and first
+    seat, as every replay of a record starts (verify, the pages, legal actions, the
+    analysis board, the solver's costs)."""
+    return rules.start(
+        setup=record.setup, variant=record.variant, players=len(record.players), first=record.first
+    )
+
+
 def _check_number(rules: AnyRules, state: object, action: Action) -> int | None:
     """Check a written move number; return the number the canonical writer prints."""
     if rules.numbering == "action":
@@ -92,9 +101,7 @@ def replay_steps(record: GameRecord, *, tables: bool = True) -> Iterator[Step]:
     one pass over the actions; ``tables=False`` skips building the drawing data.
     """
     rules = rules_for(record)
-    state = rules.start(
-        setup=record.setup, variant=record.variant, players=len(record.players), first=record.first
-    )
+    state = start_state(rules, record)
     yield Step(0, None, None, rules.table(state) if tables else {})
     for action in record.actions:
         if rules.is_over(state):
@@ -121,9 +128,7 @@ def replay_verdict(record: GameRecord) -> tuple[Verdict, Sequence[int | None] | 
     ``trick_number`` for a game that numbers tricks).
     """
     rules = rules_for(record)
-    state = rules.start(
-        setup=record.setup, variant=record.variant, players=len(record.players), first=record.first
-    )
+    state = start_state(rules, record)
     is_over = rules.is_over
     apply = rules.apply
     actions = record.actions

@@ -24,6 +24,7 @@ from replay.kgn.writer import write_record
 from replay.legal import legal_actions
 from replay.record import Action, GameRecord, Outcome, seat_index, seat_letter
 from replay.rules import AnyRules
+from replay.verify import start_state
 
 #: the comment the KGN download puts where the record stops and the analysis starts
 ANALYSIS_COMMENT = "Analysis: the record stops here; the moves after this are a what-if line"
@@ -224,9 +225,7 @@ def position(
     that replay: all of them unless the caller knows of a fault), then ``line``
     (actions as :func:`split_line` gives them) played on until its first fault.
     Cost: one replay of ``step`` actions and the line; ``table`` once, at the end."""
-    state = rules.start(
-        setup=record.setup, variant=record.variant, players=len(record.players), first=record.first
-    )
+    state = start_state(rules, record)
     steps = len(record.actions) if steps is None else max(0, min(steps, len(record.actions)))
     step = max(0, min(step, steps))
     for done, action in enumerate(record.actions[:step]):

@@ -22,6 +22,7 @@ from replay.games._tricks_solver import NoCardToPlay, Position, position, solve_
 from replay.games._tricks_state import Setup, State
 from replay.games.escalative_tricks import TricksRules
 from replay.record import GameRecord
+from replay.verify import start_state
 
 GAME = "escalative-tricks"
 
@@ -49,9 +50,7 @@ def _start(record: GameRecord) -> tuple[TricksRules, State]:
     if not isinstance(record.setup, Setup):
         raise ValueError(f"best play is solved for {GAME} only, not {record.game}")
     rules = TricksRules()
-    state = rules.start(
-        setup=record.setup, variant=record.variant, players=len(record.players), first=record.first
-    )
+    state = start_state(rules, record)
     return rules, state
 
 
