@@ -21,10 +21,9 @@
       var view = here.searchParams.get("view");
       link.textContent = !view || view === "all" ? link.dataset.all : link.dataset.hidden;
     };
-    var replayRoot = document.getElementById("replay");
-    if (replayRoot && window.MutationObserver) {
-      new MutationObserver(follow).observe(replayRoot, { attributes: true, subtree: true, attributeFilter: ["data-step"] });
-    }
+    // the stepping script (static/js/replay.js) announces each step and view
+    document.addEventListener("kibitz:step", follow);
+    document.addEventListener("kibitz:view", follow);
     ["mousedown", "focus", "touchstart"].forEach(function (kind) { link.addEventListener(kind, follow); });
     window.addEventListener("popstate", follow);
   }
