@@ -147,9 +147,20 @@ def test_generated_uploads_are_stored_as_sent_or_refused_with_a_json_error(
     tokens = [None, stored["tokens"]["owner"], stored["tokens"]["other"]]
     statuses: dict[int, int] = {}
 
+    # besides the generated requests, one that must be stored and one that must be
+    # refused (no token), so that both outcomes are met whatever is generated
+    sound = {"file": TAG + b"A: 5\n"}
+    form = "multipart/form-data"
+
     @SETTINGS
     @hypothesis.given(
         case=operation.as_strategy(), token=st.sampled_from(tokens), tagged=st.booleans()
+    )
+    @hypothesis.example(
+        case=operation.Case(body=dict(sound), media_type=form), token=tokens[1], tagged=False
+    )
+    @hypothesis.example(
+        case=operation.Case(body=dict(sound), media_type=form), token=None, tagged=False
     )
     def run(case: Any, token: str | None, tagged: bool) -> None:
         if tagged:  # a tag line first: a file in which a KGN record can be found
@@ -176,7 +187,7 @@ def test_generated_uploads_are_stored_as_sent_or_refused_with_a_json_error(
             assert response.status_code == 401, where
 
     run()
-    # the generated requests reached both outcomes
+    # the requests reached both outcomes
     assert statuses.get(201) and statuses.get(401), statuses
     assert_unchanged(stored)
 

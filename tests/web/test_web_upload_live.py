@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from records.models import Record, Upload, UploadStatus
+from records.models.games import seat_name
 from tests.conftest import make_user
 from tests.records.upload_mix import (
     DUPLICATE,
@@ -134,11 +135,16 @@ def test_the_live_page_shows_what_the_reloaded_page_shows(
     knizia = Record.objects.get(upload_id=upload_id, index=KNIZIA).game
     result: dict[str, int] = knizia.result or {}
     lowest = min(result.values())
-    winners = [f"{seat} {total}" for seat, total in sorted(result.items()) if total == lowest]
+    winners = [
+        (f"{seat_name(knizia.players_text, ord(seat) - ord('A'))} {total}", f"({seat})")
+        for seat, total in sorted(result.items())
+        if total == lowest
+    ]
     row = page.locator(f'tr[data-index="{KNIZIA}"]')
     expect(row.locator(".score.won")).to_have_count(len(winners))
-    for winner, shown in zip(winners, row.locator(".score.won").all_inner_texts(), strict=True):
-        assert shown.startswith(winner), (winner, shown)
+    shown_won = row.locator(".score.won").all_inner_texts()
+    for (first, seat), shown in zip(winners, shown_won, strict=True):
+        assert shown.startswith(first) and shown.endswith(seat), (first, seat, shown)
     expect(row).to_contain_text("(lowest wins)")
     assert not any("+" in text for text in row.locator(".score").all_inner_texts())
 
