@@ -11,8 +11,9 @@ settings.
 Each is timed from before the key press (or the request) to after the swap and a
 forced style and layout of the page (``offsetHeight``): the main thread's work for a
 step, which must fit in a frame (16 ms at 60 Hz).  Every step of the hand, forward,
-per run.  Target: p95 per step <= 0.25 of the baseline's p95 (the figures, p50 and
-p95 of both, are in the notes; the issue's budget is p95 < 16 ms).
+per run.  Target: p95 per step <= 0.45 of the baseline's p95, which is the issue's
+budget (p95 < 16 ms) against this machine's baseline p95 (about 34 ms on an idle
+machine); the figures, p50 and p95 of both, are in the notes.
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def run(runs: int) -> list[Target]:
         Target(
             "viewer.step_p95_wild_252",
             unit="ms per step (p95)",
-            target=0.25,
+            target=0.45,
             figures=new_p95,
             baselines=old_p95,
             baseline_name="old stepping: fetch the step's fragment (cached), swap",
