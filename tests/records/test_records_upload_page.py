@@ -107,7 +107,7 @@ def _scores(row: str) -> list[tuple[str, str, bool]]:
     """(seat, score as shown, marked the winner) for each score of a result cell: the
     player's name first, the score, then the seat (``<span class="seat-of">(A)</span>``)."""
     found = re.findall(
-        r'<span class="score( won)?"[^>]*><span class="who">[^<]*</span> ([^<]+)'
+        r'<span class="score( won)?"[^>]*><span class="named">[^<]*</span> ([^<]+)'
         r'.*?<span class="seat-of">\(([A-Z])\)</span>',
         row,
         flags=re.S,

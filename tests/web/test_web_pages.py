@@ -66,7 +66,7 @@ def test_game_list_shows_columns_and_links_players(game_factory: Callable[..., G
     winner = game.seats.get(won=True)
     # names first, the seat letter after: "Bob +12 ★ (B)"
     assert re.search(
-        rf'class="score won"[^>]*><span class="who">{winner.player.name}</span> \+\d+.*?'
+        rf'class="score won"[^>]*><span class="named">{winner.player.name}</span> \+\d+.*?'
         rf'<span class="seat-of">\({winner.letter}\)</span>',
         body,
     )
