@@ -24,9 +24,10 @@ COPY search/ search/
 COPY viewer/ viewer/
 COPY accounts/ accounts/
 COPY api/ api/
+COPY kibitz_client/ kibitz_client/
 COPY templates/ templates/
 COPY static/ static/
-COPY manage.py ./
+COPY manage.py gunicorn.conf.py ./
 RUN pip install . && mkdir -p /app/var /data/media && chown -R kibitz /app/var /data
 
 USER kibitz
@@ -35,5 +36,5 @@ RUN DEBUG=0 SECRET_KEY=build-only-not-secret ALLOWED_HOSTS=localhost \
     python manage.py collectstatic --no-input
 
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
+CMD ["gunicorn", "--config", "gunicorn.conf.py", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
      "--access-logfile", "-"]

@@ -1,16 +1,18 @@
-"""Personal API tokens (like lichess's): a user makes one with a name, sees it once,
-and may revoke it.  Only a SHA-256 digest of the token is stored, so a leaked database
-gives no working tokens; the first few characters (``prefix``) are kept to tell tokens
-apart in the list."""
+"""Personal API tokens (like lichess's): a user makes one with a name, the scopes it
+grants and an optional expiry, sees it once, and may revoke it.  Only a SHA-256 digest of
+the token is stored, so a leaked database gives no working tokens; the first few
+characters (``prefix``) are kept to tell tokens apart in the list."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.utils import timezone
 
@@ -26,6 +28,19 @@ def token_digest(token: str) -> str:
     """The stored form of a token: sha256 hex.  Tokens are 192 random bits, so a plain
     (unsalted, fast) hash is enough: nothing to brute-force."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Scope(models.TextChoices):
+    """What a token may do (api/scopes.py says which scope each route needs; a session
+    has them all)."""
+
+    READ = "read", "read: GET and HEAD on every route"
+    UPLOAD = "upload", "upload: POST /api/uploads/"
+    MANAGE = "manage", "manage: every other write (delete, re-verify, edits, claims, …)"
+
+
+#: every scope, in the order they are shown
+ALL_SCOPES: tuple[Scope, ...] = tuple(Scope)
 
 
 class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
@@ -45,6 +60,14 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    scopes = ArrayField(
+        models.CharField(max_length=10, choices=Scope.choices),
+        default=list,
+        help_text="What the token may do (read, upload, manage).",
+    )
+    expires_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the token stops working; empty: never."
+    )
 
     objects = ApiTokenQuerySet.as_manager()
 
@@ -56,18 +79,40 @@ class ApiToken(models.Model):
         return f"{self.prefix}… ({self.name})"
 
     @classmethod
-    def issue(cls, *, owner: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
-        """Make a token for ``owner``; returns the row and the token, which the caller
-        shows once and then forgets."""
+    def issue(
+        cls,
+        *,
+        owner: AbstractBaseUser,
+        name: str,
+        scopes: Iterable[str] = ALL_SCOPES,
+        expires_at: datetime | None = None,
+    ) -> tuple[ApiToken, str]:
+        """Make a token for ``owner`` granting ``scopes`` (every scope unless told: the
+        tokens page always says which) until ``expires_at`` (None: no expiry); returns
+        the row and the token, which the caller shows once and then forgets."""
+        granted = [scope.value for scope in ALL_SCOPES if scope.value in set(scopes)]
+        if not granted:
+            raise ValueError("a token needs at least one scope")
         token = TOKEN_PREFIX + secrets.token_urlsafe(24)
         row = cls.objects.create(
-            owner_id=owner.pk, name=name, prefix=token[:PREFIX_LENGTH], digest=token_digest(token)
+            owner_id=owner.pk,
+            name=name,
+            prefix=token[:PREFIX_LENGTH],
+            digest=token_digest(token),
+            scopes=granted,
+            expires_at=expires_at,
         )
         return row, token
 
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+    def has_expired(self, now: datetime | None = None) -> bool:
+        return self.expires_at is not None and self.expires_at <= (now or timezone.now())
+
+    def grants(self, scope: str) -> bool:
+        return scope in self.scopes
 
     def revoke(self) -> None:
         if self.revoked_at is None:

@@ -16,6 +16,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
@@ -118,16 +119,23 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tokens(request: SignedInRequest) -> HttpResponse:
-    """GET: the user's active tokens and a form for a new one.  POST: make a token and
+    """GET: the user's active tokens (scopes, expiry) and a form for a new one (its
+    scopes and expiry chosen there).  POST: make a token and
     answer the page with it shown once (no redirect: the token is never stored, so it
     can't be carried to another request); ``never_cache`` keeps it out of caches."""
     form = ApiTokenForm(request.POST or None)
     new_token = None
     if request.method == "POST" and form.is_valid():
-        _, new_token = ApiToken.issue(owner=request.user, name=form.cleaned_data["name"])
+        data = form.cleaned_data
+        _, new_token = ApiToken.issue(
+            owner=request.user,
+            name=data["name"],
+            scopes=data["scopes"],
+            expires_at=data["expires_at"],
+        )
         form = ApiTokenForm()
     rows = ApiToken.objects.active().filter(owner=request.user)
-    context = {"form": form, "tokens": rows, "new_token": new_token}
+    context = {"form": form, "tokens": rows, "new_token": new_token, "now": timezone.now()}
     return render(request, TOKENS_TEMPLATE, context)
 
 

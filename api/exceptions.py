@@ -1,8 +1,10 @@
 """The API's one exception handler: every error becomes JSON, never a stack trace.
 
 Shape: ``{"detail": message, "code": code}``, plus ``"errors": {field: [messages]}``
-for validation errors.  Django's ValidationError and Http404 (raised by services and
-selectors) map to 400 and 404; anything unexpected is logged and answered with 500.
+for validation errors: always a list of strings per field, however the error was raised
+(a string, a list, nested errors of a nested field: made a flat list here).  Django's
+ValidationError and Http404 (raised by services and selectors) map to 400 and 404;
+anything unexpected is logged and answered with 500.
 """
 
 from __future__ import annotations
@@ -38,6 +40,24 @@ def _flatten(detail: Any) -> str:
     return str(detail)
 
 
+def _messages(detail: Any) -> list[str]:
+    """A field's errors as a flat list of strings (nested fields' errors prefixed with
+    their key)."""
+    if isinstance(detail, dict):
+        return [f"{key}: {text}" for key, value in detail.items() for text in _messages(value)]
+    if isinstance(detail, list | tuple):
+        return [text for value in detail for text in _messages(value)]
+    return [str(detail)]
+
+
+def field_errors(detail: Any) -> dict[str, list[str]]:
+    """A validation error's detail as ``{field: [messages]}`` (errors not about one
+    field under ``non_field_errors``)."""
+    if isinstance(detail, dict):
+        return {str(key): _messages(value) or ["invalid"] for key, value in detail.items()}
+    return {"non_field_errors": _messages(detail) or ["invalid input"]}
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, DjangoValidationError):
         exc = _django_validation(exc)
@@ -58,9 +78,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         response.data = {
             "detail": _flatten(exc.detail),
             "code": "invalid",
-            "errors": exc.detail
-            if isinstance(exc.detail, dict)
-            else {"non_field_errors": exc.detail},
+            "errors": field_errors(exc.detail),
         }
     elif isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()

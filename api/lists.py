@@ -4,7 +4,9 @@ NDJSON (``Accept: application/x-ndjson`` or ``?format=ndjson``), or for games as
 
 A stream is read in keyset chunks (``api.pagination.walk``): memory stays flat however
 large the result, no database cursor stays open while the client reads, and games
-stored meanwhile never repeat a line.
+stored meanwhile never repeat a line.  A stream starts after its ``?cursor=`` when it
+has one; in store order it holds what was stored when it began and sends its sync
+cursor in the ``Kibitz-Sync`` header (api.pagination.stream_start).
 """
 
 from __future__ import annotations
@@ -18,14 +20,21 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import QuerySet
 from django.http import HttpResponseBase, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 from rest_framework.views import APIView
 
-from api.pagination import CursorPagination, walk
+from api.conditional import games_stream
+from api.export_options import (
+    GAME_LIST_PARAMETERS,
+    games_with_extras,
+    stream_limit,
+    wanted_extras,
+)
+from api.pagination import CursorPagination, stream_start, walk
 from api.renderers import KGN_MEDIA_TYPE, KgnRenderer
 from search.exports import games_kgn
 
@@ -58,16 +67,33 @@ class NdjsonRenderer(BaseRenderer):
         return (json.dumps(data, cls=DjangoJSONEncoder) + "\n").encode()
 
 
-def ndjson_lines(qs: QuerySet[Any], serialize: Serialize) -> Iterator[str]:
-    for chunk in walk(qs):
-        for item in serialize(chunk):
+def ndjson_lines(
+    qs: QuerySet[Any], serialize: Serialize, limit: int | None = None
+) -> Iterator[str]:
+    """``qs`` as JSON lines, at most ``limit`` of them (None: all)."""
+    left = limit
+    for chunk in walk(qs, chunk=500 if left is None else min(500, left)):
+        rows = chunk if left is None else chunk[:left]
+        for item in serialize(rows):
             yield json.dumps(item, cls=DjangoJSONEncoder, separators=(",", ":")) + "\n"
+        if left is not None:
+            left -= len(rows)
+            if left <= 0:
+                return
 
 
-def stream(lines: Iterator[str], media_type: str, filename: str | None = None) -> HttpResponseBase:
+#: the response header a stream in store order sends its sync cursor in
+SYNC_HEADER = "Kibitz-Sync"
+
+
+def stream(
+    lines: Iterator[str], media_type: str, filename: str | None = None, sync: str | None = None
+) -> HttpResponseBase:
     response = StreamingHttpResponse(lines, content_type=f"{media_type}; charset=utf-8")
     if filename:
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    if sync is not None:
+        response[SYNC_HEADER] = sync
     response["X-Accel-Buffering"] = "no"  # nginx: pass lines on as they come
     return response
 
@@ -87,7 +113,7 @@ def kgn_response() -> dict[tuple[int, str], OpenApiResponse]:
     return {
         (200, KGN_MEDIA_TYPE): OpenApiResponse(
             OpenApiTypes.STR,
-            description="every game's canonical KGN record (the first you may see), in the "
+            description="every game's canonical KGN record (of those you may see), in the "
             "list's order, separated by blank lines, streamed",
         )
     }
@@ -99,18 +125,24 @@ class ListApi(APIView):
     pagination_class = CursorPagination
     renderer_classes = [JSONRenderer, NdjsonRenderer, *_HTML]
 
-    def listed(self, request: Request, qs: QuerySet[Any], serialize: Serialize) -> HttpResponseBase:
-        """A page of ``qs`` (or all of it as NDJSON), each chunk of rows through
-        ``serialize``."""
+    def listed(
+        self, request: Request, qs: QuerySet[Any], serialize: Serialize, limit: int | None = None
+    ) -> HttpResponseBase:
+        """A page of ``qs`` (or all of it, at most ``limit`` rows, as NDJSON), each chunk
+        of rows through ``serialize``."""
         if isinstance(request.accepted_renderer, NdjsonRenderer):
-            return stream(ndjson_lines(qs, serialize), NDJSON_MEDIA_TYPE)
+            rows, sync = stream_start(qs, request)
+            # a stream cut at ``limit`` rows has no sync cursor: its end is not the list's
+            sync = None if limit is not None else sync
+            return stream(ndjson_lines(rows, serialize, limit), NDJSON_MEDIA_TYPE, sync=sync)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(qs, request, view=self)
         return paginator.get_paginated_response(serialize(page))
 
 
+@extend_schema(parameters=GAME_LIST_PARAMETERS)
 class GamesListApi(ListApi):
-    """A list of games: also KGN."""
+    """A list of games: also KGN; ``with`` and ``max`` (api.export_options)."""
 
     renderer_classes = [JSONRenderer, NdjsonRenderer, KgnRenderer, *_HTML]
 
@@ -121,6 +153,25 @@ class GamesListApi(ListApi):
         serializer: type[BaseSerializer[Any]],
         filename: str = "games.kgn",
     ) -> HttpResponseBase | Response:
-        if isinstance(request.accepted_renderer, KgnRenderer):
-            return stream(games_kgn(qs, user=request.user), KGN_MEDIA_TYPE, filename)
-        return self.listed(request, qs, many(serializer, request))
+        kgn = isinstance(request.accepted_renderer, KgnRenderer)
+        ndjson = isinstance(request.accepted_renderer, NdjsonRenderer)
+        extras = wanted_extras(request.query_params, kgn=kgn)
+        limit = stream_limit(request.query_params, streamed=kgn or ndjson)
+        serialize = (
+            games_with_extras(serializer, request, extras) if extras else many(serializer, request)
+        )
+        # streams carry validators read from the data before streaming (api.conditional)
+        if kgn:
+
+            def kgn_stream() -> HttpResponseBase:
+                rows, sync = stream_start(qs, request)
+                sync = None if limit is not None else sync  # a cut stream: not the list's end
+                lines = games_kgn(rows, user=request.user, limit=limit)
+                return stream(lines, KGN_MEDIA_TYPE, filename, sync)
+
+            return games_stream(request, qs, KGN_MEDIA_TYPE, kgn_stream)
+        if ndjson:
+            return games_stream(
+                request, qs, NDJSON_MEDIA_TYPE, lambda: self.listed(request, qs, serialize, limit)
+            )
+        return self.listed(request, qs, serialize, limit)

@@ -61,7 +61,7 @@ class KgnTextParser(BaseParser):
             ) from None
 
 
-def _absolute(context: dict[str, Any], path: str) -> str:
+def absolute_url(context: dict[str, Any], path: str) -> str:
     request = context.get("request")
     return request.build_absolute_uri(path) if request is not None else path
 
@@ -190,9 +190,9 @@ class RecordTextOutput(serializers.ModelSerializer[Record]):
         """This record, where to send an edit, its page (the editor), its game."""
         args = {"pk": record.upload_id, "index": record.index}
         return {
-            "self": _absolute(self.context, reverse("api:record-detail", kwargs=args)),
-            "edits": _absolute(self.context, reverse("api:record-edits", kwargs=args)),
-            "page": _absolute(self.context, reverse("records:record-mend", kwargs=args)),
+            "self": absolute_url(self.context, reverse("api:record-detail", kwargs=args)),
+            "edits": absolute_url(self.context, reverse("api:record-edits", kwargs=args)),
+            "page": absolute_url(self.context, reverse("records:record-mend", kwargs=args)),
             "game": game_api_url(self.context, record.game_id),
         }
 
@@ -289,8 +289,9 @@ class RecordEditsApi(APIView):
             raise Busy(str(exc)) from None
         where = reverse("api:record-detail", kwargs={"pk": record.upload_id, "index": record.index})
         context = {"request": request, "record": record}
-        body = {"edit": EditOutput(edit, context=context).data, "record": _absolute(context, where)}
-        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": where})
+        location = absolute_url(context, where)  # absolute, like every url field
+        body = {"edit": EditOutput(edit, context=context).data, "record": location}
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
 
 
 def _text(request: Request) -> str:

@@ -7,20 +7,29 @@ meanwhile neither shift nor repeat the pages (lichess and GitHub page the same w
 
 A key that may be NULL must say where its NULLs sort (``F(...).desc(nulls_last=True)``,
 as ``search.selectors.SORTS`` does); a plain ``"-field"`` is taken to be NOT NULL.
+
+Cursors are opaque: signed (``django.core.signing``, a salt of their own) and bound to
+the list they were made for (its path, its order and every other query parameter but
+``cursor``, ``page_size`` and ``format``), so an edited, garbled or foreign cursor is a
+400 naming ``cursor``.  They are made and read here only.
+
+Lists in store order (``created_at`` then ``id``, ascending) also carry a sync cursor:
+where a later request resumes to get only what was stored since (docs/api.md "Sync").
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import datetime as dt
-import json
+import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
+from django.core import signing
 from django.db.models import F, OrderBy, Q, QuerySet
+from django.utils import timezone
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import BasePagination
 from rest_framework.request import Request
@@ -108,24 +117,107 @@ def row_values(row: Any, keys: Sequence[Key]) -> list[Any]:
     return [getattr(row, "pk" if k.name == "id" else k.name) for k in keys]
 
 
-def encode(keys: Sequence[Key], values: Sequence[Any], *, backward: bool = False) -> str:
-    payload = {"o": [k.name for k in keys], "v": [_plain(v) for v in values], "b": backward}
-    text = json.dumps(payload, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(text).decode().rstrip("=")
+#: what cursors are signed with (no other signed value can pass for one)
+_SALT = "kibitz.api.cursor"
+#: the query parameters a cursor is not bound to: it may be sent with any of them
+UNBOUND = frozenset({"cursor", "page_size", "format"})
+#: the order of lists in store order (sync cursors): when stored, then id
+STORED = (("created_at", False), ("id", False))
+#: beyond every id: a sync position at a moment, after all the rows stored then
+_LAST_ID = 2**63 - 1
 
 
-def decode(token: str, keys: Sequence[Key]) -> tuple[list[Any], bool]:
-    """A cursor's values and direction; a 400 naming ``cursor`` when it is not one of
-    this list's (another sort's cursor, or edited)."""
+def binding(request: Request) -> str:
+    """What a cursor of this request's list is bound to: its path and its filters (every
+    query parameter but those in ``UNBOUND``), as a digest."""
+    params = sorted(
+        (key, value)
+        for key, values in request.query_params.lists()
+        if key not in UNBOUND
+        for value in values
+    )
+    text = f"{request.path}?{urlencode(params)}"
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def encode(
+    keys: Sequence[Key], values: Sequence[Any], *, backward: bool = False, bound: str = ""
+) -> str:
+    """A cursor: the rows after (``backward``: before) the row with ``values`` of
+    ``keys`` (no values: the list's start) in the list ``bound`` names."""
+    payload = {
+        "o": [[k.name, k.desc] for k in keys],
+        "v": [_plain(v) for v in values],
+        "b": backward,
+        "f": bound,
+    }
+    return signing.dumps(payload, salt=_SALT, compress=True)
+
+
+def _refuse(why: str) -> ValidationError:
+    return ValidationError(
+        {
+            "cursor": [
+                f"not a cursor of this list: {why} (take it from a page's next, previous or sync)"
+            ]
+        }
+    )
+
+
+def decode(token: str, keys: Sequence[Key], *, bound: str = "") -> tuple[list[Any], bool]:
+    """A cursor's values (none: the list's start) and direction; a 400 naming ``cursor``
+    when it is not one of this list's: edited or garbled, made for another order (sort)
+    or for other filters."""
     try:
-        payload = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
-        if payload["o"] != [k.name for k in keys] or len(payload["v"]) != len(keys):
-            raise ValueError("another order")
-        return [_typed(v) for v in payload["v"]], bool(payload["b"])
-    except (ValueError, TypeError, KeyError, binascii.Error, json.JSONDecodeError):
-        raise ValidationError(
-            {"cursor": "not a cursor of this list (take it from a page's next or previous)"}
-        ) from None
+        payload = signing.loads(token, salt=_SALT)
+    except (signing.BadSignature, ValueError, TypeError):  # edited, or not a cursor at all
+        raise _refuse("garbled or edited") from None
+    if payload["o"] != [[k.name, k.desc] for k in keys]:
+        raise _refuse("made for another order (sort)")
+    if payload["f"] != bound:
+        raise _refuse("made for another list or other filters")
+    values, backward = payload["v"], bool(payload["b"])
+    if len(values) not in (0, len(keys)) or (backward and not values):
+        raise _refuse("garbled or edited")
+    return [_typed(v) for v in values], backward
+
+
+def stored_order(keys: Sequence[Key]) -> bool:
+    """Whether a list with this order is in store order (it has sync cursors)."""
+    return tuple((k.name, k.desc) for k in keys) == STORED
+
+
+def sync_position(keys: Sequence[Key], end: Sequence[Any]) -> list[Any]:
+    """Where a sync resumes: after ``end`` (a row's values; none: the list's start),
+    but never past rows stored in the last ``KIBITZ_SYNC_SETTLE_SECONDS``: a row may
+    become visible that long after its time (a transaction that began earlier commits
+    later), and a sync must not skip it.  Resuming from there may repeat such rows."""
+    horizon = timezone.now() - dt.timedelta(seconds=settings.KIBITZ_SYNC_SETTLE_SECONDS)
+    if end and tuple(end) <= (horizon, _LAST_ID):
+        return list(end)
+    return [horizon, _LAST_ID] if end else []
+
+
+def stream_start(qs: QuerySet[Any], request: Request) -> tuple[QuerySet[Any], str | None]:
+    """A stream of ``qs`` for ``request``: the rows after its ``?cursor=`` (a forward
+    cursor of this list), and for a list in store order the rows stored when the stream
+    began only, with the sync cursor of its end (the ``Kibitz-Sync`` header)."""
+    if qs.query.is_empty():
+        return qs, None
+    keys, bound = order_keys(qs), binding(request)
+    start: list[Any] = []
+    if token := request.query_params.get("cursor"):
+        start, backward = decode(token, keys, bound=bound)
+        if backward:
+            raise _refuse("a stream goes forwards: use a next or sync cursor")
+    if start:
+        qs = qs.filter(after(keys, start))
+    if not stored_order(keys):
+        return qs, None
+    qs = qs.filter(created_at__lte=timezone.now())
+    last = qs.order_by(*(k.reversed().order() for k in keys)).values(*(k.name for k in keys))
+    end = row_values(last[0], keys) if last else start
+    return qs, encode(keys, sync_position(keys, end), bound=bound)
 
 
 def walk(qs: QuerySet[Any], *, chunk: int = 500) -> Iterator[list[Any]]:
@@ -146,7 +238,8 @@ def walk(qs: QuerySet[Any], *, chunk: int = 500) -> Iterator[list[Any]]:
 
 
 class CursorPagination(BasePagination):
-    """``?cursor=`` (from a page's ``next`` / ``previous``) and ``?page_size=``."""
+    """``?cursor=`` (from a page's ``next`` / ``previous`` / ``sync``) and
+    ``?page_size=``."""
 
     def paginate_queryset(
         self, queryset: QuerySet[Any], request: Request, view: Any = None
@@ -154,15 +247,18 @@ class CursorPagination(BasePagination):
         self.request = request
         self.next: str | None = None
         self.previous: str | None = None
-        if queryset.query.is_empty():  # qs.none(): a filter that can match nothing
-            return []
-        self.keys = keys = order_keys(queryset)
+        self.sync: str | None = None
         size = whole_number(
             request.query_params, "page_size", default=PAGE_SIZE, low=1, high=MAX_PAGE_SIZE
         )
+        self.keys = keys = order_keys(queryset)
+        self.bound = binding(request)
         token = request.query_params.get("cursor")
-        values, backward = decode(token, keys) if token else (None, False)
-        if values is None:
+        values, backward = decode(token, keys, bound=self.bound) if token else ([], False)
+        if queryset.query.is_empty():  # qs.none(): a filter that can match nothing
+            rows: list[Any] = []
+            more = earlier = False
+        elif not values:
             rows = list(queryset[: size + 1])
             more, earlier = len(rows) > size, False
             rows = rows[:size]
@@ -178,23 +274,42 @@ class CursorPagination(BasePagination):
             rows = rows[:size][::-1]
         self.next = self._link(rows[-1], backward=False) if rows and more else None
         self.previous = self._link(rows[0], backward=True) if rows and earlier else None
+        if stored_order(keys):
+            end = row_values(rows[-1], keys) if rows else [] if backward else values
+            self.sync = encode(keys, sync_position(keys, end), bound=self.bound)
         return rows
 
     def _link(self, row: Any, *, backward: bool) -> str:
+        values = row_values(row, self.keys)
+        return self._url(encode(self.keys, values, backward=backward, bound=self.bound))
+
+    def _url(self, cursor: str) -> str:
         params = self.request.query_params.copy()
-        params["cursor"] = encode(self.keys, row_values(row, self.keys), backward=backward)
+        params["cursor"] = cursor
         query = urlencode(sorted(params.lists()), doseq=True)
         return self.request.build_absolute_uri(f"{self.request.path}?{query}")
 
     def get_paginated_response(self, data: Any) -> Response:
-        return Response({"next": self.next, "previous": self.previous, "results": data})
+        page: dict[str, Any] = {"next": self.next, "previous": self.previous}
+        if self.sync is not None:
+            page["sync"] = self.sync
+        return Response({**page, "results": data})
 
     def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
         link = {"type": "string", "format": "uri", "nullable": True}
         return {
             "type": "object",
             "required": ["next", "previous", "results"],
-            "properties": {"next": link, "previous": link, "results": schema},
+            "properties": {
+                "next": link,
+                "previous": link,
+                "sync": {
+                    "type": "string",
+                    "description": "lists in store order only (`sort=stored`): a cursor to "
+                    "keep and send later as `cursor` to get what was stored since",
+                },
+                "results": schema,
+            },
         }
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
@@ -203,7 +318,8 @@ class CursorPagination(BasePagination):
                 "name": "cursor",
                 "in": "query",
                 "required": False,
-                "description": "where the page starts: a page's next or previous link has it",
+                "description": "where the page starts: from a page's next or previous link, "
+                "or its sync cursor (opaque; bound to this list's sort and filters)",
                 "schema": {"type": "string"},
             },
             {

@@ -19,10 +19,10 @@ def whole_number(
     try:
         value = int(raw)
     except ValueError:
-        raise ValidationError({name: f"{raw!r} is not a whole number"}) from None
+        raise ValidationError({name: [f"{raw!r} is not a whole number"]}) from None
     if high is not None and not low <= value <= high:
-        raise ValidationError({name: f"must be from {low} to {high}"})
+        raise ValidationError({name: [f"must be from {low} to {high}"]})
     if value < low:
         wanted = "must not be negative" if low == 0 else f"must be {low} or more"
-        raise ValidationError({name: wanted})
+        raise ValidationError({name: [wanted]})
     return value

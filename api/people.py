@@ -11,7 +11,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet
 from django.http import Http404, HttpResponseBase, HttpResponseRedirect
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -25,6 +25,7 @@ from api.people_serializers import (
     PlayerDetailOutput,
     PlayerListOutput,
     ScoresheetOutput,
+    StandingsOutput,
 )
 from api.schema import _ERRORS, _STR, _THROTTLED, _path, _query, filter_parameters
 from api.serializers import ErrorOutput, GameListOutput
@@ -73,25 +74,54 @@ class EventListApi(ListApi):
         return self.listed(request, event_list(user=request.user), _summaries(request))
 
 
+#: what ``?include=`` of an event adds: its tables (``standings``), with their
+#: cross-tables (``cross``, which brings the tables too)
+INCLUDES = ("standings", "cross")
+_INCLUDE = _query(
+    "include",
+    {"type": "string", "pattern": rf"^(({'|'.join(INCLUDES)})(,|$))*$"},
+    "comma-separated: `standings` adds each game id's table, `cross` adds them with "
+    "their cross-tables; any other value is a 400",
+)
+
+
+def includes(request: Request) -> set[str]:
+    """The parts ``?include=`` asks for; a 400 naming an unknown one."""
+    asked = {part.strip() for part in request.query_params.get("include", "").split(",")}
+    asked.discard("")
+    unknown = sorted(asked - set(INCLUDES))
+    if unknown:
+        raise ValidationError(
+            {"include": [f"unknown: {', '.join(unknown)}; give {' or '.join(INCLUDES)}"]}
+        )
+    return asked
+
+
 class EventDetailApi(APIView):
-    """GET /api/events/{id}/: an event with its standings per game id."""
+    """GET /api/events/{id}/: an event, with its standings on request."""
 
     @extend_schema(
         operation_id="events_retrieve",
         tags=["events"],
-        summary="An event and its standings",
-        description="The standings and cross-tables of each game id, over the finished "
-        "games you may see, computed as the event page computes them (docs/pages.md).",
-        responses={200: EventDetailOutput, **_ONE_ERRORS},
+        summary="An event (and its standings, on request)",
+        description="The event as the list gives it, its description and links.  Its "
+        "standings per game id (`include=standings`) and their cross-tables "
+        "(`include=cross`) are computed over the finished games you may see, as the "
+        "event page computes them (docs/pages.md), only when asked for: else `standings` "
+        "is null (they are also at `standings_url`).",
+        parameters=[_INCLUDE],
+        responses={200: EventDetailOutput, (400, "application/json"): _ERRORS[400], **_ONE_ERRORS},
     )
     def get(self, request: Request, pk: int) -> Response:
+        asked = includes(request)
         event = event_get(user=request.user, pk=pk)
         (summary,) = event_summaries([event], user=request.user)
+        tables = event_standings(user=request.user, event=event) if asked else None
         detail = SimpleNamespace(
-            **{name: getattr(summary, name) for name in summary.__slots__},
-            tables=event_standings(user=request.user, event=event),
+            **{name: getattr(summary, name) for name in summary.__slots__}, tables=tables
         )
-        return Response(EventDetailOutput(detail, context={"request": request}).data)
+        context = {"request": request, "cross": "cross" in asked}
+        return Response(EventDetailOutput(detail, context=context).data)
 
     @extend_schema(
         operation_id="events_partial_update",
@@ -122,6 +152,28 @@ class EventDetailApi(APIView):
         unknown = {key: request.data[key] for key in request.data if key not in payload.fields}
         event_update(event=event, by=request.user, changes={**payload.validated_data, **unknown})
         return self.get(request, pk)
+
+
+class EventStandingsApi(APIView):
+    """GET /api/events/{id}/standings/: the event's tables and cross-tables."""
+
+    @extend_schema(
+        operation_id="events_standings",
+        tags=["events"],
+        summary="An event's standings and cross-tables",
+        description="Per game id (by title): the table of the event page and its "
+        "cross-table, over the finished games you may see (docs/pages.md has the "
+        "tiebreaks).  `game` keeps one game id.",
+        parameters=[_query("game", _STR, "one game id only (one the event lacks: no table)")],
+        responses={200: StandingsOutput, **_ONE_ERRORS},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        event = event_get(user=request.user, pk=pk)
+        tables = event_standings(user=request.user, event=event)
+        if game := request.query_params.get("game", ""):
+            tables = [table for table in tables if table.game == game]
+        context = {"request": request, "cross": True}
+        return Response(StandingsOutput({"results": tables}, context=context).data)
 
 
 def _games(request: Request, games: QuerySet[Game]) -> QuerySet[Game]:

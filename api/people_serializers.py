@@ -11,7 +11,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.serializers import _absolute, game_api_url
+from api.serializers import absolute_url, game_api_url
 from events.lookup import event_ref
 from events.matches import NO_EVENT
 from events.services import DESCRIPTION_MAX, NAME_MAX, SITE_MAX
@@ -20,7 +20,7 @@ from records.models import Visibility
 
 
 def _url(context: dict[str, Any], name: str, **kwargs: Any) -> str:
-    return _absolute(context, reverse(f"api:{name}", kwargs=kwargs))
+    return absolute_url(context, reverse(f"api:{name}", kwargs=kwargs))
 
 
 # --- events ----------------------------------------------------------------------------
@@ -65,17 +65,27 @@ class EventListOutput(serializers.Serializer[Any]):
 
 
 class CellOutput(serializers.Serializer[Any]):
-    """Head to head of a row player against a column player."""
+    """Head to head of a row's player against another player (``player``)."""
 
-    ahead = serializers.IntegerField()
-    behind = serializers.IntegerField()
-    level = serializers.IntegerField()
-    partner = serializers.IntegerField(help_text="games on the same team")
+    player = serializers.IntegerField(source="other", help_text="the column player's id")
+    ahead = serializers.IntegerField(source="cell.ahead")
+    behind = serializers.IntegerField(source="cell.behind")
+    level = serializers.IntegerField(source="cell.level")
+    partner = serializers.IntegerField(source="cell.partner", help_text="games on the same team")
+
+
+class CrossRowOutput(serializers.Serializer[Any]):
+    """A row of a cross-table: one player against every other, in standings order (a
+    player's cell against themselves is left out)."""
+
+    player = serializers.IntegerField(help_text="the row player's id")
+    cells = CellOutput(many=True)
 
 
 class StandingOutput(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
-    player_id = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id", help_text="the player's id")
+    player_url = serializers.SerializerMethodField()
     name = serializers.CharField()
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
@@ -91,9 +101,12 @@ class StandingOutput(serializers.Serializer[Any]):
     def get_average_place(self, row: Any) -> float:
         return round(float(row.average_place), 4)
 
+    def get_player_url(self, row: Any) -> str:
+        return _url(self.context, "player-detail", pk=row.player_id)
+
 
 class GameTableOutput(serializers.Serializer[Any]):
-    """One game id's standings in the event, and its cross-table."""
+    """One game id's standings in the event, and its cross-table when asked for."""
 
     game = serializers.CharField()
     title = serializers.CharField()
@@ -102,26 +115,51 @@ class GameTableOutput(serializers.Serializer[Any]):
     games = serializers.IntegerField()
     rows = StandingOutput(many=True)
     cross = serializers.SerializerMethodField(
-        help_text="rows and columns in standings order, null on the diagonal; null when "
-        "there are too many players for a cross-table"
+        help_text="one row per player in standings order, each with a cell per other "
+        "player; null unless asked for (`include=cross`), and null when there are too many "
+        "players for a cross-table"
     )
 
-    @extend_schema_field(
-        serializers.ListField(child=serializers.ListField(child=CellOutput(allow_null=True)))
-    )
-    def get_cross(self, table: Any) -> list[list[dict[str, int] | None]] | None:
-        if table.cross is None:
+    @extend_schema_field(CrossRowOutput(many=True, allow_null=True))
+    def get_cross(self, table: Any) -> Any:
+        if table.cross is None or not self.context.get("cross"):
             return None
-        return [[None if c is None else CellOutput(c).data for c in row] for row in table.cross]
+        rows = [
+            {
+                "player": a.player_id,
+                "cells": [
+                    {"other": b.player_id, "cell": cell}
+                    for b, cell in zip(table.rows, line, strict=True)
+                    if cell is not None
+                ],
+            }
+            for a, line in zip(table.rows, table.cross, strict=True)
+        ]
+        return CrossRowOutput(rows, many=True).data
 
 
 class EventDetailOutput(EventListOutput):
     description = serializers.CharField(source="event.description", help_text="plain text")
     games_url = serializers.SerializerMethodField()
-    standings = GameTableOutput(many=True, source="tables")
+    standings_url = serializers.SerializerMethodField()
+    standings = GameTableOutput(
+        many=True,
+        source="tables",
+        allow_null=True,
+        help_text="null unless asked for (`include=standings`, or `include=cross`)",
+    )
 
     def get_games_url(self, summary: Any) -> str:
         return _url(self.context, "event-games", pk=summary.event.pk)
+
+    def get_standings_url(self, summary: Any) -> str:
+        return _url(self.context, "event-standings", pk=summary.event.pk)
+
+
+class StandingsOutput(serializers.Serializer[Any]):
+    """An event's tables, one per game id, each with its cross-table."""
+
+    results = GameTableOutput(many=True)
 
 
 class EventUpdateInput(serializers.Serializer[Any]):
@@ -149,14 +187,22 @@ def match_key(event_id: int | None) -> str:
 class MatchListOutput(serializers.Serializer[Any]):
     """A match: the records of one event with one Match tag."""
 
-    event_id = serializers.IntegerField(source="upload__event", allow_null=True)
-    event = serializers.CharField(source="upload__event__name", allow_null=True)
+    event = serializers.IntegerField(
+        source="upload__event", allow_null=True, help_text="the event's id (null: no event)"
+    )
+    event_url = serializers.SerializerMethodField()
+    event_name = serializers.CharField(source="upload__event__name", allow_null=True)
     match = serializers.CharField()
     game = serializers.CharField(source="game__game")
     rounds = serializers.IntegerField(help_text="records stored")
     last_round = serializers.IntegerField(allow_null=True)
     first_date = serializers.CharField(allow_null=True)
     url = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.URLField(allow_null=True))
+    def get_event_url(self, row: dict[str, Any]) -> str | None:
+        pk = row["upload__event"]
+        return None if pk is None else _url(self.context, "event-detail", pk=pk)
 
     def get_url(self, row: dict[str, Any]) -> str:
         return _url(
@@ -189,14 +235,19 @@ class HandOutput(serializers.Serializer[Any]):
 class RoundOutput(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     missing = serializers.BooleanField()
-    game = serializers.SerializerMethodField()
+    game = serializers.SerializerMethodField(help_text="the id of the round's game")
+    game_url = serializers.SerializerMethodField()
     status = serializers.SerializerMethodField()
     first = serializers.CharField(allow_null=True, help_text="who acted first")
     cells = MatchCellOutput(many=True)
     hand = HandOutput(allow_null=True)
 
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_game(self, row: Any) -> int | None:
+        return row.game.pk if row.game is not None else None
+
     @extend_schema_field(serializers.URLField(allow_null=True))
-    def get_game(self, row: Any) -> str | None:
+    def get_game_url(self, row: Any) -> str | None:
         return game_api_url(self.context, row.game.pk) if row.game is not None else None
 
     @extend_schema_field(serializers.CharField(allow_null=True))
@@ -218,9 +269,13 @@ class TeamOutput(serializers.Serializer[Any]):
 class ScoresheetOutput(serializers.Serializer[Any]):
     """A match's scoresheet (events.matches.Scoresheet): one row per round."""
 
-    event_id = serializers.IntegerField(source="event.pk", allow_null=True, default=None)
-    event = serializers.CharField(source="event.name", allow_null=True, default=None)
+    event = serializers.IntegerField(
+        source="event.pk", allow_null=True, default=None, help_text="the event's id"
+    )
+    event_url = serializers.SerializerMethodField()
+    event_name = serializers.CharField(source="event.name", allow_null=True, default=None)
     match = serializers.CharField(source="key")
+    url = serializers.SerializerMethodField()
     game = serializers.CharField()
     title = serializers.CharField()
     players = serializers.ListField(child=serializers.CharField())
@@ -236,6 +291,15 @@ class ScoresheetOutput(serializers.Serializer[Any]):
     team_game = serializers.BooleanField()
     teams = serializers.SerializerMethodField()
     team_winner = serializers.CharField(allow_null=True)
+
+    def get_url(self, sheet: Any) -> str:
+        event = match_key(sheet.event.pk if sheet.event is not None else None)
+        return _url(self.context, "match-detail", event=event, key=sheet.key)
+
+    @extend_schema_field(serializers.URLField(allow_null=True))
+    def get_event_url(self, sheet: Any) -> str | None:
+        event = sheet.event
+        return None if event is None else _url(self.context, "event-detail", pk=event.pk)
 
     @extend_schema_field(TeamOutput(many=True))
     def get_teams(self, sheet: Any) -> list[dict[str, Any]]:
@@ -314,14 +378,29 @@ class GameStatsOutput(serializers.Serializer[Any]):
 
 
 class FormOutput(serializers.Serializer[Any]):
-    game_id = serializers.IntegerField(source="pk")
-    game = serializers.CharField()
+    """A recent game: its id and URL, as every list of games names them."""
+
+    id = serializers.IntegerField(source="pk")
+    url = serializers.SerializerMethodField()
+    game = serializers.CharField(help_text="the game id (the Game tag)")
     mark = serializers.CharField(help_text="the place ('1st', ...) or W / L / D")
     won = serializers.BooleanField()
 
+    def get_url(self, row: Any) -> str:
+        return game_api_url(self.context, row.pk)
 
-class RivalOutput(serializers.Serializer[Any]):
-    player_id = serializers.IntegerField()
+
+class _PlayerLink(serializers.Serializer[Any]):
+    """``player`` (the id) and ``player_url``, read from ``player_id``."""
+
+    player = serializers.IntegerField(source="player_id", help_text="the player's id")
+    player_url = serializers.SerializerMethodField()
+
+    def get_player_url(self, row: Any) -> str:
+        return _url(self.context, "player-detail", pk=row.player_id)
+
+
+class RivalOutput(_PlayerLink):
     name = serializers.CharField()
     games = serializers.IntegerField()
     ahead = serializers.IntegerField()
@@ -329,8 +408,7 @@ class RivalOutput(serializers.Serializer[Any]):
     level = serializers.IntegerField()
 
 
-class PartnerOutput(serializers.Serializer[Any]):
-    player_id = serializers.IntegerField()
+class PartnerOutput(_PlayerLink):
     name = serializers.CharField()
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
@@ -345,6 +423,7 @@ class PlayerDetailOutput(PlayerIdentityFields):
     id = serializers.IntegerField(source="player.pk")
     name = serializers.SerializerMethodField()
     games = serializers.IntegerField()
+    url = serializers.SerializerMethodField()
     finished = serializers.IntegerField()
     by_game = GameStatsOutput(many=True)
     form = FormOutput(many=True, help_text="the last finished games, newest first")
@@ -355,6 +434,9 @@ class PlayerDetailOutput(PlayerIdentityFields):
 
     def get_name(self, profile: Any) -> str:
         return str(self.context["name"])
+
+    def get_url(self, profile: Any) -> str:
+        return _url(self.context, "player-detail", pk=profile.player.pk)
 
     @extend_schema_field(serializers.DictField(child=serializers.URLField()))
     def get_links(self, profile: Any) -> dict[str, str]:

@@ -61,7 +61,7 @@ def _pair(
         if visible_name(user=request.user, player=player) is None:
             raise Http404("no such player")
     if ta.pk == tb.pk:
-        raise ValidationError({"other": "a player has no head-to-head with themselves"})
+        raise ValidationError({"other": ["a player has no head-to-head with themselves"]})
     if (ta.pk, tb.pk) != (a.pk, b.pk):
         url = reverse(f"api:{route}", kwargs={"pk": ta.pk, "other": tb.pk})
         query = request.META.get("QUERY_STRING", "")
@@ -132,7 +132,7 @@ class PlayerRatingsApi(APIView):
         description="Per game id: the current OpenSkill rating (from public finished "
         "games) and the rating after each rated game you may see, oldest first.  Ratings "
         'follow verification within seconds (docs/ratings.md, "Freshness").',
-        parameters=[_query("game", _STR, "one game id only")],
+        parameters=[_query("game", _STR, "one game id only", enum=list(registry.game_ids()))],
         responses={
             200: PlayerRatingsOutput,
             400: _ERRORS[400],
@@ -146,7 +146,8 @@ class PlayerRatingsApi(APIView):
             return found
         game = request.query_params.get("game") or None
         if game is not None and registry.get(game) is None:
-            raise ValidationError({"game": f"no game is called {game!r}"})
+            known = ", ".join(registry.game_ids())
+            raise ValidationError({"game": [f"unknown game {game!r}: use one of {known}"]})
         current = {r.kind: r for r in player_ratings(player=found)}
         history = rating_history(user=request.user, player=found, game=game)
         ratings = [

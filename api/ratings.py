@@ -16,8 +16,13 @@ from rest_framework.views import APIView
 
 from api.lists import ListApi, ndjson_response
 from api.params import whole_number
-from api.schema import _ERRORS, _INT, _STR, _THROTTLED, _query
-from api.stats_serializers import BoardOutput, BoardRowOutput, PartnershipOutput
+from api.rulesets import known_rules
+from api.schema import _ERRORS, _STR, _THROTTLED, _path, _query
+from api.stats_serializers import (
+    BoardListOutput,
+    BoardRowOutput,
+    PartnershipOutput,
+)
 from ratings.leaderboards import (
     PARTNER_ORDERS,
     board_rank,
@@ -27,7 +32,6 @@ from ratings.leaderboards import (
     rated_games,
     team_game,
 )
-from replay import registry
 
 #: the largest "at least N games" filter
 MAX_MIN_GAMES = 1_000_000
@@ -36,7 +40,12 @@ _LIST_ERRORS = {
     (404, "application/json"): _ERRORS[404],
     (429, "application/json"): _THROTTLED[429],
 }
-_MIN = _query("min", _INT, "only players (or partnerships) with at least this many rated games")
+_GAME = _path("game", _STR, "the game id; an unknown one is a 404 naming the games")
+_MIN = _query(
+    "min",
+    {"type": "integer", "minimum": 1, "maximum": MAX_MIN_GAMES},
+    "only players (or partnerships) with at least this many rated games",
+)
 
 
 def _min_games(request: Request) -> int:
@@ -44,9 +53,7 @@ def _min_games(request: Request) -> int:
 
 
 def _known(game: str) -> str:
-    if registry.get(game) is None:
-        raise Http404("no such game")
-    return game
+    return known_rules(game).game
 
 
 class RatingBoardsApi(APIView):
@@ -56,12 +63,13 @@ class RatingBoardsApi(APIView):
         operation_id="ratings_list",
         tags=["ratings"],
         summary="Rated game ids",
-        description="Each game id with rated games: how many games and players, when its "
-        "ratings last changed and how many changes wait in the queue.",
-        responses={200: BoardOutput(many=True), **_THROTTLED},
+        description="Each game id with rated games, in `results`: how many games and "
+        "players, when its ratings last changed and how many changes wait in the queue.",
+        responses={200: BoardListOutput, **_THROTTLED},
     )
     def get(self, request: Request) -> Response:
-        return Response(BoardOutput(rated_games(), many=True, context={"request": request}).data)
+        boards = {"results": rated_games()}
+        return Response(BoardListOutput(boards, context={"request": request}).data)
 
 
 class LeaderboardApi(ListApi):
@@ -73,7 +81,7 @@ class LeaderboardApi(ListApi):
         summary="A game id's leaderboard",
         description="Players by their ordinal (mu − 3·sigma), best first, ties by player "
         "id; `rank` counts over the whole filtered board.",
-        parameters=[_MIN],
+        parameters=[_GAME, _MIN],
         responses={
             (200, "application/json"): BoardRowOutput(many=True),
             **ndjson_response("the board"),
@@ -104,7 +112,12 @@ class PartnershipsApi(ListApi):
         "they played together, won and drew: most games first, or best win rate first "
         "(`order=win`).",
         parameters=[
-            _query("size", _INT, "members: 2 for pairs (the default), a team's size for teams"),
+            _GAME,
+            _query(
+                "size",
+                {"type": "integer", "minimum": 2, "maximum": 8},
+                "members: 2 for pairs (the default), a team's size for teams",
+            ),
             _query("order", _STR, "games (the default) or win", enum=list(PARTNER_ORDERS)),
             _MIN,
         ],
@@ -119,7 +132,7 @@ class PartnershipsApi(ListApi):
             raise Http404("that game has no teams")
         order = request.query_params.get("order", "") or "games"
         if order not in PARTNER_ORDERS:
-            raise ValidationError({"order": f"one of {', '.join(PARTNER_ORDERS)}"})
+            raise ValidationError({"order": [f"one of {', '.join(PARTNER_ORDERS)}"]})
         found = partnerships(
             game=game,
             size=whole_number(request.query_params, "size", default=2, low=2, high=8),

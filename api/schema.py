@@ -1,6 +1,8 @@
 """Pieces of the OpenAPI schema (drf-spectacular; /api/schema/) the API views share:
 the error responses, the bearer-token scheme and query parameters (those of a
-django-filter FilterSet generated from it: ``filter_parameters``)."""
+django-filter FilterSet generated from it: ``filter_parameters``), and the schema class
+that declares ``?format=`` on every operation offering more than JSON (the schema is
+what api.strict checks each request's parameters against)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Any
 from django import forms
 from django_filters import FilterSet
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
@@ -72,3 +75,36 @@ def filter_parameters(filterset: type[FilterSet]) -> list[OpenApiParameter]:
             schema["pattern"] = pattern
         parameters.append(_query(name, schema, description(filter_)))
     return parameters
+
+
+class KibitzAutoSchema(AutoSchema):
+    """drf-spectacular's schema of an operation, with answers in JSON alone for writes
+    (the views' other renderers, NDJSON and KGN, are for reads): so ``?format=`` is
+    declared on reads offering several formats only (api.strict negotiates it on every
+    operation: ``json`` is always fine, a format not offered is a 406)."""
+
+    def map_renderers(self, attribute: str) -> list[Any]:
+        found: list[Any] = super().map_renderers(attribute)
+        if self.method in ("GET", "HEAD"):
+            return found
+        return [v for v in found if v in ("json", "application/json")]
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        """The operation, with the errors every operation may answer (api.strict): 400
+        for a parameter it does not declare or a value it does not allow, 406 for a
+        format it does not offer."""
+        operation: dict[str, Any] | None = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        error = {"schema": self.resolve_serializer(ErrorOutput, "response").ref}
+        for code, text in _STRICT.items():
+            operation["responses"].setdefault(
+                code, {"description": text, "content": {"application/json": error}}
+            )
+        return operation
+
+
+_STRICT = {
+    "400": "a query parameter the operation does not declare, or a value it does not allow",
+    "406": "a format (`?format=` or `Accept`) the operation does not offer",
+}

@@ -6,21 +6,19 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from records.models import Game, Record, Seat, Upload, Visibility
-from records.selectors import upload_progress
+from records.models import Game, Record, Seat
 
 
-def _absolute(context: dict[str, Any], path: str) -> str:
+def absolute_url(context: dict[str, Any], path: str) -> str:
     request = context.get("request")
     return request.build_absolute_uri(path) if request is not None else path
 
 
 def game_api_url(context: dict[str, Any], pk: int) -> str:
-    return _absolute(context, reverse("api:game-detail", kwargs={"pk": pk}))
+    return absolute_url(context, reverse("api:game-detail", kwargs={"pk": pk}))
 
 
 class ErrorOutput(serializers.Serializer[Any]):
@@ -70,6 +68,15 @@ class ProgressOutput(serializers.Serializer[Any]):
 class EventRefOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
+    url = serializers.URLField(help_text="the event in the API")
+
+
+def event_ref(context: dict[str, Any], event: Any) -> dict[str, Any] | None:
+    """An upload's event as every upload answer names it (None: no event)."""
+    if event is None:
+        return None
+    url = absolute_url(context, reverse("api:event-detail", kwargs={"pk": event.pk}))
+    return {"id": event.pk, "name": event.name, "url": url}
 
 
 class SeatOutput(serializers.ModelSerializer[Seat]):
@@ -80,34 +87,84 @@ class SeatOutput(serializers.ModelSerializer[Seat]):
         fields = ["seat", "letter", "player", "score", "won"]
 
 
+#: a game's fields in a list and in its detail
+_GAME_FIELDS = [
+    "id",
+    "url",
+    "game",
+    "status",
+    "event",
+    "date",
+    "players",
+    "num_actions",
+    "result",
+    "winners",
+    "best_score",
+    "variant",
+    "identity",
+    "deal",
+    "engine",
+]
+#: what a list's games carry only on request (``?with=``, api.export_options)
+_EXTRAS = ("moves", "tags", "kgn")
+
+
+class _Extra:
+    """A field of a list's game read from the serializer's context (``extras``, by game
+    id), for a game asked for it only (``with``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(source="*", required=False, allow_null=True, **kwargs)  # type: ignore[call-arg]
+
+    def get_attribute(self, instance: Game) -> Any:
+        field: Any = self  # a Field too (the classes below)
+        return field.parent.context.get("extras", {}).get(instance.pk, {}).get(field.field_name)
+
+
+class _ExtraList(_Extra, serializers.ListField):
+    pass
+
+
+class _ExtraText(_Extra, serializers.CharField):
+    pass
+
+
 class GameListOutput(serializers.ModelSerializer[Game]):
     """A game once, however many records hold it; ``event`` and ``date`` are those of
-    the first record the caller may see (``records.selectors.with_labels``)."""
+    its canonical record among those the caller may see (``records.selectors.
+    with_labels``).  ``moves``, ``tags`` and ``kgn`` only when asked for (the context's
+    ``with``; their values in its ``extras`` by game id: api.export_options)."""
 
     event = serializers.CharField(source="shown_event", allow_null=True, default=None)
     date = serializers.CharField(source="shown_date", allow_null=True, default=None)
     players = serializers.ListField(child=serializers.CharField())
     url = serializers.SerializerMethodField()
+    # not read-only, so that the schema lists them as optional: this serializer only writes
+    moves = _ExtraList(
+        child=serializers.CharField(),
+        help_text="only with `with=moves`: the canonical record's actions as KGN action "
+        'strings (`"A: KH"`); null for a record that could not be read',
+    )
+    tags = _ExtraList(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="only with `with=tags`: the canonical record's tags as written",
+    )
+    kgn = _ExtraText(
+        help_text="only with `with=kgn`: the canonical record's KGN text; null for a "
+        "record that could not be read"
+    )
 
     class Meta:
         model = Game
-        fields = [
-            "id",
-            "url",
-            "game",
-            "status",
-            "event",
-            "date",
-            "players",
-            "num_actions",
-            "result",
-            "winners",
-            "best_score",
-            "variant",
-            "identity",
-            "deal",
-            "engine",
-        ]
+        fields = [*_GAME_FIELDS, *_EXTRAS]
+
+    def to_representation(self, instance: Game) -> Any:
+        data = super().to_representation(instance)
+        wanted = self.context.get("with", ())
+        for name in _EXTRAS:
+            if name not in wanted:
+                data.pop(name, None)
+        return data
 
     def get_url(self, game: Game) -> str:
         return game_api_url(self.context, game.pk)
@@ -146,7 +203,7 @@ class GameDetailOutput(GameListOutput):
     """A game with the record shown (``?record=``, else the first the caller may see)
     and every record of it the caller may see."""
 
-    # the record shown's, where the list gives the first visible record's
+    # the record shown's, where the list gives the canonical record's
     event = serializers.SerializerMethodField()  # type: ignore[assignment]
     date = serializers.SerializerMethodField()  # type: ignore[assignment]
     seats = SeatOutput(many=True)
@@ -154,10 +211,11 @@ class GameDetailOutput(GameListOutput):
     record = serializers.SerializerMethodField()
     records = serializers.SerializerMethodField()
     links = serializers.SerializerMethodField()
+    moves = tags = kgn = None  # type: ignore[assignment]  # a list's extras: the detail has its own
 
     class Meta(GameListOutput.Meta):
         fields = [
-            *GameListOutput.Meta.fields,
+            *_GAME_FIELDS,
             "links",
             "seats",
             "actions",
@@ -189,9 +247,9 @@ class GameDetailOutput(GameListOutput):
         """Where the rest of the game page's data is: its steps (tables, moves, card
         history, chart), its record as KGN, the games dealt alike."""
         url = game_api_url(self.context, game.pk)
-        base = _absolute(self.context, reverse("api:game-list"))
+        base = absolute_url(self.context, reverse("api:game-list"))
         return {
-            "steps": _absolute(self.context, reverse("api:game-steps", kwargs={"pk": game.pk})),
+            "steps": absolute_url(self.context, reverse("api:game-steps", kwargs={"pk": game.pk})),
             "kgn": f"{url}?format=kgn",
             "same_deal": f"{base}?{urlencode({'deal': game.deal})}",
         }
@@ -259,7 +317,7 @@ def game_detail_data(
     record = records[chosen]
     pk = first["game_id"]
     url = game_api_url(context, pk)
-    base = _absolute(context, reverse("api:game-list"))
+    base = absolute_url(context, reverse("api:game-list"))
     game = _Row(first, "game__")
     return {
         "id": pk,
@@ -278,7 +336,7 @@ def game_detail_data(
         "deal": game.deal,
         "engine": game.engine,
         "links": {
-            "steps": _absolute(context, reverse("api:game-steps", kwargs={"pk": pk})),
+            "steps": absolute_url(context, reverse("api:game-steps", kwargs={"pk": pk})),
             "kgn": f"{url}?format=kgn",
             "same_deal": f"{base}?{urlencode({'deal': game.deal})}",
         },
@@ -300,142 +358,3 @@ def game_detail_data(
         "record": record_row_data(record),
         "records": [record_row_data(row) for row in records],
     }
-
-
-@extend_schema_field(OpenApiTypes.BINARY)
-class FileInput(serializers.FileField):
-    """A file part of a multipart request: bytes in the schema (a file picker in the docs
-    page), where drf-spectacular would say a URI, which is what a file field reads as."""
-
-
-class UploadInput(serializers.Serializer[Any]):
-    # an empty file reaches the service, which refuses it saying no KGN record was found
-    file = FileInput(allow_empty_file=True)
-    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
-    # one of the caller's events, by id, or a name (their event of that name, created
-    # if they have none); neither: the first record's Event tag names it
-    event = serializers.IntegerField(required=False, min_value=1)
-    event_name = serializers.CharField(required=False, max_length=200, allow_blank=True)
-
-
-class UploadRecordOutput(serializers.ModelSerializer[Record]):
-    record_id = serializers.IntegerField(source="id")
-    game_id = serializers.IntegerField(source="game.id")
-    game = serializers.CharField(source="game.game")
-    players = serializers.ListField(source="game.players", child=serializers.CharField())
-    result = serializers.JSONField(source="game.result")
-    error = serializers.DictField(allow_null=True)
-    file = serializers.CharField(source="part_name")
-    file_index = serializers.IntegerField(source="part_index", allow_null=True)
-    url = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Record
-        fields = [
-            "index",
-            "file",
-            "file_index",
-            "record_id",
-            "game_id",
-            "game",
-            "status",
-            "duplicate",
-            "players",
-            "result",
-            "error",
-            "url",
-        ]
-
-    def get_url(self, record: Record) -> str:
-        return game_api_url(self.context, record.game_id)
-
-
-class UploadListOutput(serializers.ModelSerializer[Upload]):
-    """An upload in a list: what it is and how far it got (its records: the detail)."""
-
-    name = serializers.CharField(source="original_name")
-    owner = serializers.CharField(source="owner.get_username")
-    url = serializers.SerializerMethodField()
-    counts = serializers.SerializerMethodField()
-    event = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Upload
-        fields = [
-            "id",
-            "url",
-            "name",
-            "owner",
-            "status",
-            "visibility",
-            "created_at",
-            "finished_at",
-            "counts",
-            "event",
-        ]
-
-    def get_url(self, upload: Upload) -> str:
-        return _absolute(self.context, reverse("api:upload-detail", kwargs={"pk": upload.pk}))
-
-    @extend_schema_field(CountsOutput)
-    def get_counts(self, upload: Upload) -> dict[str, int]:
-        return upload_counts(upload)
-
-    @extend_schema_field(EventRefOutput(allow_null=True))
-    def get_event(self, upload: Upload) -> dict[str, Any] | None:
-        event = upload.event
-        return {"id": event.pk, "name": event.name} if event is not None else None
-
-
-def upload_counts(upload: Upload) -> dict[str, int]:
-    return {
-        "found": upload.records_found,
-        "verified": upload.records_verified,
-        "rejected": upload.records_rejected,
-        "incomplete": upload.records_incomplete,
-        "duplicates": upload.records_duplicate,
-    }
-
-
-class UploadOutput(serializers.ModelSerializer[Upload]):
-    """The shape the upload page polls: keep it exactly as docs/api.md says."""
-
-    name = serializers.CharField(source="original_name")
-    counts = serializers.SerializerMethodField()
-    progress = serializers.SerializerMethodField()
-    records = serializers.SerializerMethodField()
-    event = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Upload
-        fields = [
-            "id",
-            "name",
-            "status",
-            "visibility",
-            "created_at",
-            "finished_at",
-            "counts",
-            "progress",
-            "event",
-            "notes",
-            "records",
-        ]
-
-    @extend_schema_field(CountsOutput)
-    def get_counts(self, upload: Upload) -> dict[str, int]:
-        return upload_counts(upload)
-
-    @extend_schema_field(EventRefOutput(allow_null=True))
-    def get_event(self, upload: Upload) -> dict[str, Any] | None:
-        event = upload.event
-        return {"id": event.pk, "name": event.name} if event is not None else None
-
-    @extend_schema_field(ProgressOutput)
-    def get_progress(self, upload: Upload) -> dict[str, Any]:
-        return upload_progress(upload=upload)
-
-    @extend_schema_field(UploadRecordOutput(many=True))
-    def get_records(self, upload: Upload) -> list[dict[str, Any]]:
-        games = self.context.get("records", [])
-        return list(UploadRecordOutput(games, many=True, context=self.context).data)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
@@ -13,7 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.schema import _ERRORS, _THROTTLED
+from api.rulesets import known_rules
+from api.schema import _ERRORS, _STR, _THROTTLED, _path, _query
 from records.selectors import game_counts
 from replay import registry
 from search.filter_fields import OPTION_PREFIX
@@ -57,6 +57,24 @@ _STATS = inline_serializer(
 )
 
 
+def option_parameters() -> list[OpenApiParameter]:
+    """``opt.<option>`` for every option of every game of the registry, with its values."""
+    values: dict[str, list[str]] = {}
+    for rules in registry.games().values():
+        for option in rules.options:
+            known = values.setdefault(option.name, [])
+            known += [v for v in option.values if v not in known]
+    return [
+        _query(
+            f"{OPTION_PREFIX}{name}",
+            {"type": "string", "enum": known},
+            f"only games played with this value of the option `{name}`; an option the "
+            "game lacks is a 400",
+        )
+        for name, known in values.items()
+    ]
+
+
 class GameStatsApi(APIView):
     """GET /api/stats/games/{game}/?players=N[&opt.<option>=<value>...]"""
 
@@ -65,19 +83,22 @@ class GameStatsApi(APIView):
         tags=["stats"],
         summary="A game's stats at one table size: lengths, scores, seat win rates",
         parameters=[
-            OpenApiParameter("players", OpenApiTypes.INT, required=True),
+            _path("game", _STR, "the game id; an unknown one is a 404 naming the games"),
             OpenApiParameter(
-                "opt.<option>",
-                OpenApiTypes.STR,
-                description="Only games played with this option value (any number of them).",
+                "players",
+                {"type": "integer", "minimum": 0},
+                required=True,
+                description="the table size",
             ),
+            *option_parameters(),
         ],
-        responses={200: _STATS, 400: _ERRORS[400], 429: _THROTTLED[429]},
+        responses={200: _STATS, 400: _ERRORS[400], 404: _ERRORS[404], 429: _THROTTLED[429]},
     )
     def get(self, request: Request, game: str) -> Response:
+        known_rules(game)
         raw = request.query_params.get("players", "")
         if not raw.isdigit():
-            raise ValidationError({"players": "give the table size, e.g. players=4"})
+            raise ValidationError({"players": ["give the table size, e.g. players=4"]})
         options = {
             key[len(OPTION_PREFIX) :]: str(value)
             for key, value in request.query_params.items()
@@ -93,10 +114,15 @@ _COUNTS = inline_serializer(
         "game": serializers.CharField(),
         "title": serializers.CharField(),
         "games": serializers.IntegerField(help_text="games you may see, any status"),
-        "url": serializers.URLField(help_text="the game's stats (add ?players=N)"),
+        "url": serializers.URLField(
+            allow_null=True,
+            help_text="the game's stats (add ?players=N); null for a game id the registry "
+            "does not know (or records without a Game tag)",
+        ),
     },
     many=True,
 )
+_COUNT_LIST = inline_serializer("GameCountList", {"results": _COUNTS})
 
 
 class GameCountsApi(APIView):
@@ -106,19 +132,23 @@ class GameCountsApi(APIView):
         operation_id="stats_games",
         tags=["stats"],
         summary="Games per game id (the home page's counts)",
-        responses={200: _COUNTS, 429: _THROTTLED[429]},
+        description="In `results`, each game id with games you may see, by game id.",
+        responses={200: _COUNT_LIST, 429: _THROTTLED[429]},
     )
     def get(self, request: Request) -> Response:
         rows = []
         for row in game_counts(user=request.user):
             rules = registry.get(row["game"])
-            url = reverse("api:stats-game", kwargs={"game": row["game"] or "-"})
+            url = None
+            if rules is not None:
+                path = reverse("api:stats-game", kwargs={"game": row["game"]})
+                url = request.build_absolute_uri(path)
             rows.append(
                 {
                     "game": row["game"],
                     "title": rules.title if rules is not None else row["game"],
                     "games": row["n"],
-                    "url": request.build_absolute_uri(url),
+                    "url": url,
                 }
             )
-        return Response(rows)
+        return Response({"results": rows})

@@ -11,11 +11,11 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.serializers import _absolute, game_api_url
+from api.serializers import absolute_url, game_api_url
 
 
 def _url(context: dict[str, Any], name: str, **kwargs: Any) -> str:
-    return _absolute(context, reverse(f"api:{name}", kwargs=kwargs))
+    return absolute_url(context, reverse(f"api:{name}", kwargs=kwargs))
 
 
 class _GameLink(serializers.Field):
@@ -151,7 +151,10 @@ class RatingOutput(serializers.Serializer[Any]):
     sigma = serializers.FloatField()
     ordinal = serializers.FloatField()
     games = serializers.IntegerField(help_text="rated games")
-    last_game = _GAME_URL(source="last_game_id")
+    last_game = serializers.IntegerField(
+        source="last_game_id", allow_null=True, help_text="the id of the last rated game"
+    )
+    last_game_url = _GAME_URL(source="last_game_id")
 
 
 class PointOutput(serializers.Serializer[Any]):
@@ -199,6 +202,12 @@ class BoardOutput(serializers.Serializer[Any]):
         if board.team_game:
             links["partners"] = _url(self.context, "rating-partners", game=board.game)
         return links
+
+
+class BoardListOutput(serializers.Serializer[Any]):
+    """The rated game ids, in an object (``results``) like every list of the API."""
+
+    results = BoardOutput(many=True)
 
 
 class BoardRowOutput(RatingOutput):

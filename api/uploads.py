@@ -21,7 +21,8 @@ from rest_framework.views import APIView
 from api.exceptions import Busy
 from api.renderers import KGN_MEDIA_TYPE
 from api.schema import _ERRORS, _THROTTLED
-from api.serializers import ErrorOutput, UploadListOutput
+from api.serializers import ErrorOutput
+from api.upload_serializers import UploadListOutput
 from records.desk import (
     may_reverify,
     reverify_latest,
@@ -106,7 +107,7 @@ class ReverifyRunOutput(serializers.Serializer[Any]):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-def _absolute(context: dict[str, Any], path: str) -> str:
+def absolute_url(context: dict[str, Any], path: str) -> str:
     request = context.get("request")
     return request.build_absolute_uri(path) if request is not None else path
 
@@ -128,12 +129,12 @@ class UploadItemOutput(UploadListOutput):
         if event is None:
             return None
         url = reverse("api:event-detail", kwargs={"pk": event.pk})
-        return {"id": event.pk, "name": event.name, "url": _absolute(self.context, url)}
+        return {"id": event.pk, "name": event.name, "url": absolute_url(self.context, url)}
 
     @extend_schema_field(UploadLinksOutput)
     def get_links(self, upload: Upload) -> dict[str, str | None]:
         def url(name: str, **kwargs: Any) -> str:
-            return _absolute(self.context, reverse(name, kwargs={"pk": upload.pk, **kwargs}))
+            return absolute_url(self.context, reverse(name, kwargs={"pk": upload.pk, **kwargs}))
 
         request = self.context.get("request")
         user = getattr(request, "user", None)

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.exceptions import Busy
+from api.export_options import stored_parameters
 from api.lists import GamesListApi, ListApi, kgn_response, ndjson_response
 from api.params import whole_number
 from api.renderers import KGN_MEDIA_TYPE, KgnRenderer
@@ -29,10 +30,9 @@ from api.serializers import (
     ErrorOutput,
     GameDetailOutput,
     GameListOutput,
-    UploadInput,
-    UploadOutput,
     game_detail_data,
 )
+from api.upload_serializers import UploadInput, UploadOutput
 from api.uploads import (
     KgnParser,
     UploadItemOutput,
@@ -41,13 +41,13 @@ from api.uploads import (
     raw_upload_data,
     upload_items,
 )
+from records.canonical import canonical_index, pick_index
 from records.desk import upload_submit, with_last_run
-from records.models import GameStatus, Record
+from records.models import GameStatus, Record, Visibility
 from records.quota import QuotaExceeded
 from records.removal import UploadBusy, upload_delete
 from records.selectors import (
     game_rows,
-    pick_index,
     upload_get,
     upload_list,
     upload_records,
@@ -55,9 +55,14 @@ from records.selectors import (
 )
 from search.filters import GameFilterSet
 from search.selectors import game_list
+from search.stored_time import stored_params
 from viewer.cache import record_actions
 
 _HTML = [BrowsableAPIRenderer] if settings.DEBUG else []
+#: records one upload response carries at most (page through with records_from)
+UPLOAD_RECORDS_MAX = 1000
+#: the orders of the upload list (``stored``: store order, with a sync cursor)
+UPLOAD_SORTS = {"newest": ("-created_at", "-id"), "stored": ("created_at", "id")}
 
 GAME_LIST_TEXT = """Games you may see, each once however many records hold it, in a total
 order (stable pages).  The filters are those of the search page (/games/); a bad value is
@@ -70,7 +75,11 @@ listed below from it, including two open-ended families built from the games' ru
   `opt.special-lead=always`); with `game`, an option the game lacks is a 400.
 - `fact.<name>=<value>`, `fact.<name>.min=<n>`, `fact.<name>.max=<n>`: the game's
   searchable facts (needs `game`): a count with `.min` / `.max`, a flag with `yes` /
-  `no`, a choice with one of its values, a seat fact with a player's name."""
+  `no`, a choice with one of its values, a seat fact with a player's name.
+
+`since` / `until` bound when a game was stored (not played); `ids` asks for up to 300
+games by id (those you may not see are simply left out); `with=moves,tags,kgn` adds
+what the canonical record says; `max` bounds an NDJSON or KGN stream."""
 
 
 class GameListApi(GamesListApi):
@@ -100,8 +109,8 @@ class GameListApi(GamesListApi):
 
 class GameDetailApi(APIView):
     """GET /api/games/{id}/[?record=N] as JSON, or the canonical record with
-    ?format=kgn or Accept: application/x-kgn (record N's, else the first record the
-    caller may see)."""
+    ?format=kgn or Accept: application/x-kgn (record N's, else the game's canonical
+    record among those the caller may see: records.canonical.canonical_index)."""
 
     renderer_classes = [JSONRenderer, KgnRenderer, *_HTML]
 
@@ -140,7 +149,12 @@ class GameDetailApi(APIView):
     def get(self, request: Request, pk: int) -> Response:
         rows = game_rows(user=request.user, pk=pk)  # one per record and seat
         records = [row for k, row in enumerate(rows) if k == 0 or row["id"] != rows[k - 1]["id"]]
-        chosen = pick_index([row["id"] for row in records], request.query_params.get("record"))
+        canonical = canonical_index(
+            rows[0]["game__status"], [(row["status"], bool(row["canonical"])) for row in records]
+        )
+        chosen = pick_index(
+            [row["id"] for row in records], request.query_params.get("record"), canonical
+        )
         record = Record(
             pk=records[chosen]["id"],
             game_id=records[chosen]["game_id"],
@@ -180,10 +194,21 @@ class UploadListApi(ListApi):
         tags=["uploads"],
         summary="Uploads",
         description="The public uploads and your own, newest first; `mine=1`: only yours "
-        "(the organiser's desk; 401 without credentials).  Each carries its status, counts, "
+        "(the organiser's desk; 401 without credentials); `since` / `until`: only those "
+        "made in that window.  Each carries its status, counts, "
         "event (with its URL), links to its page, reports and actions, and its latest "
         "re-verification.",
-        parameters=[_query("mine", _STR, "`1`: only your own uploads", enum=["0", "1"])],
+        parameters=[
+            _query("mine", _STR, "`1`: only your own uploads", enum=["0", "1"]),
+            _query(
+                "sort",
+                _STR,
+                "`newest` (default) or `stored`: oldest first, in the order they were "
+                "stored, with a `sync` cursor (docs/api.md, Sync)",
+                enum=list(UPLOAD_SORTS),
+            ),
+            *stored_parameters("uploads"),
+        ],
         responses={
             (200, "application/json"): UploadItemOutput(many=True),
             **ndjson_response("the uploads"),
@@ -196,7 +221,12 @@ class UploadListApi(ListApi):
     )
     def get(self, request: Request) -> HttpResponseBase:
         mine_needs_a_user(request)
-        uploads = upload_list(user=request.user, mine=request.query_params.get("mine") == "1")
+        uploads = upload_list(
+            user=request.user,
+            mine=request.query_params.get("mine") == "1",
+            **stored_params(request.query_params),
+        )
+        uploads = uploads.order_by(*UPLOAD_SORTS[request.query_params.get("sort") or "newest"])
         return self.listed(request, with_last_run(uploads), upload_items(request))
 
     @extend_schema(
@@ -208,6 +238,21 @@ class UploadListApi(ListApi):
         "`?name=` or a Content-Disposition filename, default `upload.kgn`; `visibility`, "
         "`event` and `event_name` in the query string).  A file in which no KGN record can "
         'be found (no tag line such as `[Game "..."]`) is a 400 and nothing is kept.',
+        parameters=[
+            _query("name", _STR, "a raw body's file name (default `upload.kgn`)"),
+            _query(
+                "visibility",
+                _STR,
+                "a raw body's visibility (default public)",
+                enum=[v for v, _ in Visibility.choices],
+            ),
+            _query("event", {"type": "integer", "minimum": 1}, "a raw body's event, by id"),
+            _query(
+                "event_name",
+                {"type": "string", "maxLength": 200},
+                "a raw body's event, by name (not with `event`)",
+            ),
+        ],
         request={
             "multipart/form-data": UploadInput,
             KGN_MEDIA_TYPE: {"type": "string", "format": "binary"},
@@ -244,7 +289,9 @@ class UploadListApi(ListApi):
         except DjangoValidationError as exc:  # refused at the door: nothing was kept
             raise ValidationError({"file": exc.messages}) from None
         data = UploadOutput(upload, context={"request": request, "records": []}).data
-        location = reverse("api:upload-detail", kwargs={"pk": upload.pk})
+        location = request.build_absolute_uri(
+            reverse("api:upload-detail", kwargs={"pk": upload.pk})
+        )
         return Response(data, status=status.HTTP_201_CREATED, headers={"Location": location})
 
 
@@ -260,7 +307,11 @@ class UploadDetailApi(APIView):
         summary="An upload's progress and its records' verdicts",
         parameters=[
             _query("records_from", _COUNT, "first upload index wanted (default 1)"),
-            _query("records_limit", _COUNT, "records at most (default and cap 1000)"),
+            _query(
+                "records_limit",
+                {"type": "integer", "minimum": 0, "maximum": UPLOAD_RECORDS_MAX},
+                f"records at most (default and most {UPLOAD_RECORDS_MAX})",
+            ),
             _query("records_status", _STR, "only records with this status", enum=GameStatus.values),
         ],
         responses={200: UploadOutput, **_ERRORS, **_THROTTLED},
@@ -271,9 +322,8 @@ class UploadDetailApi(APIView):
         records = upload_records(
             upload=upload,
             start=whole_number(params, "records_from", default=1),
-            limit=min(
-                whole_number(params, "records_limit", default=UPLOAD_RECORDS_MAX),
-                UPLOAD_RECORDS_MAX,
+            limit=whole_number(
+                params, "records_limit", default=UPLOAD_RECORDS_MAX, high=UPLOAD_RECORDS_MAX
             ),
             status=params.get("records_status") or None,
         )
@@ -318,10 +368,6 @@ class OverQuota(APIException):
         self.status_code = 413 if retry is None else status.HTTP_429_TOO_MANY_REQUESTS
         self.wait = retry
         super().__init__(str(exc), "quota")
-
-
-#: records one upload response carries at most (page through with records_from)
-UPLOAD_RECORDS_MAX = 1000
 
 
 @extend_schema(exclude=True)

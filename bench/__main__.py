@@ -22,6 +22,7 @@ BENCHMARKS = {
     "solver": "bench.solver",
     "legal": "bench.legal",
     "viewer": "bench.viewer_steps",
+    "events": "bench.event_detail",
 }
 RESULTS = Path("var/bench/results.json")
 

@@ -131,14 +131,26 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # an over-long URL is a JSON 414 before anything else reads it (api/middleware.py)
+    "api.middleware.UrlLengthMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # CORS for anonymous read-only use of /api/ (api/cors.py)
+    "api.cors.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # a NUL in the path or the query is a 400 naming it (api/middleware.py)
+    "api.middleware.UnstorableTextMiddleware",
+    # Bearer tokens on the site's machine-readable routes (api/scopes.py SITE_ROUTES)
+    "api.site_tokens.SiteTokenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # RateLimit-* headers and absolute Locations (api/middleware.py), then ETag,
+    # Last-Modified and 304 on the API's JSON answers (api/conditional.py)
+    "api.middleware.RateLimitHeadersMiddleware",
+    "api.conditional.ConditionalMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -247,6 +259,10 @@ KIBITZ_BATCH_SPREAD = env_int("KIBITZ_BATCH_SPREAD", 16, minimum=1)
 KIBITZ_BATCH_LEASE_SECONDS = env_int("KIBITZ_BATCH_LEASE_SECONDS", 300, minimum=5)
 #: claims of one batch before its upload is marked failed (a batch that kills workers)
 KIBITZ_BATCH_MAX_ATTEMPTS = env_int("KIBITZ_BATCH_MAX_ATTEMPTS", 5, minimum=1)
+#: seconds a stored row may take to become visible (a batch's games carry the time its
+#: verification began and commit at its end, within the task's time limit): a sync
+#: cursor never moves past rows stored more recently than this (docs/api.md "Sync")
+KIBITZ_SYNC_SETTLE_SECONDS = env_int("KIBITZ_SYNC_SETTLE_SECONDS", 600, minimum=0)
 # Request bodies past this go to a temporary file instead of memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
@@ -327,6 +343,9 @@ KIBITZ_API_ANON_RATE = _api_rate("KIBITZ_API_ANON_RATE", "120/min")
 KIBITZ_API_USER_RATE = _api_rate("KIBITZ_API_USER_RATE", "600/min")
 #: uploads created (POST /api/uploads/) per user, on top of the user rate
 KIBITZ_API_UPLOAD_RATE = _api_rate("KIBITZ_API_UPLOAD_RATE", "60/hour")
+#: the longest URL (path and query) read: a longer one is a JSON 414 (gunicorn.conf.py
+#: lets gunicorn pass request lines of any length on, so this is the one limit)
+KIBITZ_MAX_URL_BYTES = env_int("KIBITZ_MAX_URL_BYTES", 8192, minimum=256)
 
 
 def _form_rate(name: str, default: str) -> str | None:
@@ -377,7 +396,10 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
     ],
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # ?format= and Accept (406 for an unknown one), and the query parameters each
+    # operation declares in the schema (others: 400), checked before every API view
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.strict.StrictNegotiation",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.KibitzAutoSchema",
     "DEFAULT_PAGINATION_CLASS": "api.pagination.CursorPagination",
     "PAGE_SIZE": 50,
 }
@@ -393,6 +415,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # ETag / 304, RateLimit headers and the 414 on every operation (api/schema_manners.py);
+    # each operation's security, x-scopes and 401/403 from api/scopes.py's table
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema_manners.document_manners",
+        "api.schema_security.scope_security",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "records.models.GameStatus",
         "UploadStatusEnum": "records.models.UploadStatus",

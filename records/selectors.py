@@ -3,7 +3,7 @@ search (``game_list`` and its filters) is in search/selectors.py."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
@@ -26,6 +26,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from lib.compiled_queries import CompiledValues
+from records.canonical import canonical_first, pick_record
 from records.models import (
     Batch,
     BatchStatus,
@@ -263,28 +264,15 @@ def game_records(*, user: Any, game: Game) -> QuerySet[Record]:
     )
 
 
-def pick_record(records: Sequence[Record], pk: int | str | None = None) -> Record:
-    """The record to show among ``records`` (those the user may see, in order): the one
-    with ``pk`` when given and among them, else the first.  Http404 when there is none."""
-    return records[pick_index([record.pk for record in records], pk)]
-
-
-def pick_index(ids: Sequence[int], pk: int | str | None = None) -> int:
-    """``pick_record`` on the records' ids: the position of the one to show."""
-    if not ids:
-        raise Http404("no such game")
-    try:
-        wanted = int(pk) if pk is not None and pk != "" else None
-    except (ValueError, TypeError):
-        wanted = None
-    return ids.index(wanted) if wanted in ids else 0
-
-
 def game_record(*, user: Any, game: Game, pk: int | str | None = None) -> Record:
     """The record of ``game`` to show: the one with ``pk`` when given (and visible), else
-    the first ``user`` may see.  Raises Http404 when there is none.  Cost: one query
-    (a caller that also lists the records: ``pick_record`` over ``game_records``)."""
-    return pick_record(list(game_records(user=user, game=game)), pk)
+    the canonical one of those ``user`` may see.  Raises Http404 when there is none.
+    Cost: one query (a caller that also lists the records: ``pick_record`` over
+    ``game_records``)."""
+    records = list(game_records(user=user, game=game))
+    for record in records:
+        record.game = game  # the canonical choice reads the game's verdict
+    return pick_record(records, pk)
 
 
 def stored_record(record: Record) -> GameRecord | None:
@@ -379,11 +367,22 @@ def game_counts(*, user: Any) -> QuerySet[Any]:
     )
 
 
-def upload_list(*, user: Any, mine: bool = False) -> QuerySet[Upload]:
+def upload_list(
+    *,
+    user: Any,
+    mine: bool = False,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> QuerySet[Upload]:
     """The uploads ``user`` may see (public ones and their own; ``mine``: only their
-    own), newest first, with owner and event (None when it is another's private event).
-    Two queries when evaluated."""
+    own), made at or after ``since`` and before ``until`` when given, newest first, with
+    owner and event (None when it is another's private event).  Two queries when
+    evaluated."""
     uploads = _with_shown_event(Upload.objects.visible_to(user), user)
+    if since is not None:
+        uploads = uploads.filter(created_at__gte=since)
+    if until is not None:
+        uploads = uploads.filter(created_at__lt=until)
     if mine:
         if not getattr(user, "is_authenticated", False):
             return uploads.none()
@@ -460,8 +459,9 @@ def same_deal(*, user: Any, game: Game, dealt_alike: bool | None = None) -> list
 
 
 def first_visible(user: Any) -> QuerySet[Record]:
-    """The records of the outer game ``user`` may see, first upload first: the one a
-    list shows (its event and date)."""
-    return (
-        Record.objects.visible_to(user).filter(game=OuterRef("pk")).order_by("upload_id", "index")
+    """The records of the outer game ``user`` may see, the canonical one first: the one
+    a list shows (its event and date)."""
+    return canonical_first(
+        Record.objects.visible_to(user).filter(game=OuterRef("pk")).order_by(),
+        OuterRef("status"),
     )

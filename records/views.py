@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_http_methods
 
+from lib.ratelimit import rate_limited
 from records import reports
 from records.desk import pasted_file, upload_submit
 from records.forms import UploadForm
@@ -82,6 +83,7 @@ def upload_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@rate_limited  # an export: the API's throttles count it (docs/api.md, "Throttling")
 def upload_report(request: HttpRequest, pk: str, fmt: str) -> StreamingHttpResponse:
     """The rejected records of an upload as a JSON or CSV download (streamed)."""
     upload = upload_get(user=request.user, pk=pk)

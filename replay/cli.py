@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from replay import registry
-from replay.generate import generate_matches, generate_records
+from replay.generate import DateRange, generate_matches, generate_records
 from replay.kgn import write_records
 from replay.matches import MatchStatus
 from replay.pipeline import Checked, check_bytes, matches_of
@@ -112,6 +112,7 @@ def cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_USAGE
     try:
         variant = _variant_arg(rules, args.variant, args.players)
+        dates = DateRange.parse(args.dates) if args.dates is not None else None
     except ValueError as exc:
         sys.stderr.write(f"replay generate: {exc}\n")
         return EXIT_USAGE
@@ -125,6 +126,7 @@ def cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
         players=args.players,
         event=args.event,
         variant=variant,
+        dates=dates,
     )
     text = write_records(records)
     if args.output:
@@ -176,6 +178,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help='options, e.g. "special-lead=if-only-specials" '
         "(default: drawn at random for each game)",
+    )
+    g.add_argument(
+        "--dates",
+        default=None,
+        metavar="FIRST-LAST",
+        help="a Date tag for every game, spread over these days in order, e.g. "
+        "2026.01.01-2026.03.31 (the same seed gives the same dates; a match's hands share "
+        "its day); default: no Date tags",
     )
     g.add_argument(
         "--matches",

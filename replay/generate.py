@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, timedelta
 
 from replay import registry
 from replay.record import Action, GameRecord, Outcome, Variant
@@ -35,6 +38,69 @@ NAMES = (
     "Xia",
     "Yan",
 )
+
+
+_DAY_RE = re.compile(r"^(\d{4})\.(\d{2})\.(\d{2})$")
+_RANGE_RE = re.compile(r"^\s*(\d{4}\.\d{2}\.\d{2})\s*(?:-\s*(\d{4}\.\d{2}\.\d{2})\s*)?$")
+
+
+def _day(text: str) -> date:
+    m = _DAY_RE.match(text)
+    if m is None:
+        raise ValueError(f"{text!r} is not a date YYYY.MM.DD")
+    try:
+        return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        raise ValueError(f"{text!r} is not a day of the calendar") from None
+
+
+def kgn_date(day: date) -> str:
+    """A day as a Date tag value, ``YYYY.MM.DD``."""
+    return f"{day.year:04d}.{day.month:02d}.{day.day:02d}"
+
+
+@dataclass(frozen=True)
+class DateRange:
+    """The days generated games are played on, both ends included (NOTATION.md §2:
+    ``Date`` is ``YYYY.MM.DD``)."""
+
+    first: date
+    last: date
+
+    def __post_init__(self) -> None:
+        if self.last < self.first:
+            raise ValueError(f"the range ends ({kgn_date(self.last)}) before it starts")
+
+    @classmethod
+    def parse(cls, text: str) -> DateRange:
+        """``"2026.01.01-2026.03.31"``, or one day ``"2026.01.01"``; a ValueError says
+        what is wrong."""
+        m = _RANGE_RE.match(text)
+        if m is None:
+            raise ValueError(f"{text!r} is not a date range YYYY.MM.DD-YYYY.MM.DD")
+        first = _day(m.group(1))
+        return cls(first, _day(m.group(2)) if m.group(2) else first)
+
+    @property
+    def days(self) -> int:
+        return (self.last - self.first).days + 1
+
+    def spread(self, count: int, seed: int) -> list[str]:
+        """``count`` Date tag values drawn over the range, in order (the first game of a
+        file played first); the same for the same seed, and drawn apart from the
+        games' own random numbers, so that dates never change the games."""
+        rng = random.Random(f"{seed}/dates")
+        offsets = sorted(rng.randrange(self.days) for _ in range(count))
+        return [kgn_date(self.first + timedelta(days=k)) for k in offsets]
+
+    def __contains__(self, value: object) -> bool:
+        """Whether a Date tag value (``YYYY.MM.DD``) is a day of the range."""
+        if not isinstance(value, str):
+            return False
+        try:
+            return self.first <= _day(value) <= self.last
+        except ValueError:
+            return False
 
 
 def _rules(game: str) -> AnyRules:
@@ -172,12 +238,18 @@ def generate_records(
     players: int | None = None,
     event: str | None = None,
     variant: Variant | None = None,
+    dates: DateRange | None = None,
 ) -> Iterator[GameRecord]:
-    """``count`` games from one seed (the same seed always gives the same games)."""
+    """``count`` games from one seed (the same seed always gives the same games).
+
+    With ``dates``, each game has a ``Date`` tag, spread over the range in order (the
+    same seed, the same dates); the games themselves are those without it."""
     rng = random.Random(seed)
     tags: tuple[tuple[str, str], ...] = (("Event", event),) if event else ()
-    for _ in range(count):
-        yield generate_record(game, rng, players=players, variant=variant, tags=tags)
+    days = dates.spread(count, seed) if dates is not None else None
+    for k in range(count):
+        dated = (*tags, ("Date", days[k])) if days is not None else tags
+        yield generate_record(game, rng, players=players, variant=variant, tags=dated)
 
 
 def generate_matches(
@@ -188,11 +260,18 @@ def generate_matches(
     players: int | None = None,
     event: str | None = None,
     variant: Variant | None = None,
+    dates: DateRange | None = None,
 ) -> Iterator[GameRecord]:
-    """The records of ``count`` whole matches, ids ``M1``, ``M2``… (from one seed)."""
+    """The records of ``count`` whole matches, ids ``M1``, ``M2``… (from one seed).
+
+    With ``dates``, each match is played on one day of the range (every hand of it has
+    that ``Date``: a match is one sitting, its hands ordered by ``Round``), the matches
+    in order over the range."""
     rng = random.Random(seed)
     tags: tuple[tuple[str, str], ...] = (("Event", event),) if event else ()
+    days = dates.spread(count, seed) if dates is not None else None
     for k in range(1, count + 1):
+        dated = (*tags, ("Date", days[k - 1])) if days is not None else tags
         yield from generate_match(
-            game, rng, match=f"M{k}", players=players, variant=variant, tags=tags
+            game, rng, match=f"M{k}", players=players, variant=variant, tags=dated
         )

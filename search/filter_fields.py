@@ -25,6 +25,8 @@ from viewer.templatetags.game_page import team_label
 SORTS: dict[str, tuple[str, tuple[Any, ...]]] = {
     "newest": ("Newest first", ("-created_at", "-id")),
     "oldest": ("Oldest first", ("created_at", "id")),
+    # the order games were stored in: the API's lists in it carry a sync cursor
+    "stored": ("In the order stored", ("created_at", "id")),
     "played": ("Date played, latest first", (F("played_on").desc(nulls_last=True), "-id")),
     "played-asc": ("Date played, earliest first", (F("played_on").asc(nulls_last=True), "id")),
     "longest": ("Most actions", ("-num_actions", "-id")),

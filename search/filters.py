@@ -50,6 +50,8 @@ from search.filter_fields import (
     fact_kinds,
     option_filters,
 )
+from search.game_ids import ids_filter
+from search.stored_time import stored_filter
 from search.text import text_search
 
 
@@ -130,7 +132,7 @@ class GameFilterForm(forms.Form):
         return [self[name] for name in MAIN_FILTERS]
 
     def more_fields(self) -> list[forms.BoundField]:
-        return [self[n] for n in self.fixed if n not in MAIN_FILTERS and n != "deal"]
+        return [self[n] for n in self.fixed if n not in MAIN_FILTERS and not self[n].is_hidden]
 
     def option_bound(self) -> list[forms.BoundField]:
         return [self[name] for name in self.option_fields]
@@ -141,7 +143,9 @@ class GameFilterForm(forms.Form):
     def unshown_errors(self) -> list[str]:
         """The errors of filters the page does not show (another game's option or
         fact, or a parameter no game has): said above the form."""
-        shown = {*self.fixed, *self.option_fields, *self.fact_fields}
+        shown = {*self.fixed, *self.option_fields, *self.fact_fields} - {
+            field.name for field in self.hidden_fields()
+        }
         return [
             f"{key}: {message}"
             for key, messages in self.errors.items()
@@ -278,6 +282,9 @@ class GameFilterSet(django_filters.FilterSet):
         django_filters.CharFilter(max_length=64, widget=forms.HiddenInput),
         "a deal key (a game's `deal`): games dealt alike",
     )
+    since = stored_filter("since")
+    until = stored_filter("until")
+    ids = ids_filter()
 
     #: every filter (the metaclass sets it: get_filters)
     base_filters: ClassVar[dict[str, django_filters.Filter]]

@@ -9,10 +9,13 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from events.standings import event_list, event_summaries
+from lib.conditional import not_modified, stamp, validators
+from lib.ratelimit import rate_limited
 from records.models import Game, GameStatus
 from records.selectors import game_counts, upload_list_public, with_labels
 from search.exports import games_kgn
 from search.filters import GameFilterForm, GameFilterSet
+from search.freshness import games_fingerprint
 from search.selectors import game_list
 
 GAMES_PER_PAGE = 50
@@ -67,13 +70,21 @@ def game_list_view(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@rate_limited
 def game_export(request: HttpRequest) -> HttpResponseBase:
-    """The games a search finds (all pages) as one KGN file, streamed."""
+    """The games a search finds (all pages) as one KGN file, streamed; counted by the
+    API's throttles, with validators read from the data (304 when the copy is
+    current)."""
     form, found = _search(request)
     if found is None:
         return render(request, "search/game_list.html", {"form": form}, status=400)
+    tag = f"games:kgn:{games_fingerprint(found, user=request.user)}"
+    current = not_modified(request, tag)
+    if current is not None:
+        return current
     response = StreamingHttpResponse(
         games_kgn(found, user=request.user), content_type="application/x-kgn; charset=utf-8"
     )
     response["Content-Disposition"] = 'attachment; filename="kibitz-games.kgn"'
+    stamp(response, request, *validators(request, tag))
     return response

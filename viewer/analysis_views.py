@@ -27,8 +27,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from lib.game_files import game_stylesheet, game_template
+from records.canonical import pick_record
 from records.models import Game, GameStatus, Record
-from records.selectors import game_with_records, pick_record, stored_record
+from records.selectors import game_with_records, stored_record
 from replay import registry
 from replay.record import GameRecord
 from replay.rules import AnyRules

@@ -10,8 +10,9 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest
 
+from records.canonical import pick_record
 from records.models import Game, Record
-from records.selectors import game_with_records, pick_record
+from records.selectors import game_with_records
 from replay import registry
 from replay.rules import AnyRules, Perspective
 from viewer.perspectives import ALL, pick_perspective

@@ -29,9 +29,11 @@ def _fresh_throttles() -> None:
     cache.clear()
 
 
-def _create(client: Client, name: str) -> tuple[str, str]:
+def _create(
+    client: Client, name: str, scopes: tuple[str, ...] = ("read", "upload")
+) -> tuple[str, str]:
     """Make a token on the page; returns (the page's HTML, the token shown)."""
-    response = client.post("/accounts/tokens/", {"name": name})
+    response = client.post("/accounts/tokens/", {"name": name, "scopes": list(scopes)})
     assert response.status_code == 200
     html = response.content.decode()
     match = TOKEN_RE.search(html)

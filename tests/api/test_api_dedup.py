@@ -33,7 +33,11 @@ def test_an_upload_goes_into_the_callers_event_by_name_or_id() -> None:
     )
     assert by_name.status_code == 201, by_name.json()
     event = Event.objects.get(owner=alice, name="Cup")
-    assert by_name.json()["event"] == {"id": event.pk, "name": "Cup"}
+    assert by_name.json()["event"] == {
+        "id": event.pk,
+        "name": "Cup",
+        "url": f"http://testserver/api/events/{event.pk}/",
+    }
     by_id = _client(alice).post(
         "/api/uploads/", {"file": _file(Kgn.valid(1)), "event": event.pk}, format="multipart"
     )

@@ -76,10 +76,10 @@ def test_a_line_plays_on_and_names_its_first_bad_action(client: APIClient) -> No
     assert newline == after
     bad = client.get(_url(game), {"step": "0", "line": "A: 7; A: 9"})
     assert bad.status_code == 400
-    assert bad.json()["errors"]["line"] == (
+    assert bad.json()["errors"]["line"] == [
         "action 2 of the line (A: 9): A has already played in trick 1 (7); every seat "
         "plays once before the next trick"
-    )
+    ]
     junk = client.get(_url(game), {"step": "0", "line": "A: 7; B: 11"})
     assert junk.status_code == 400 and "action 2 of the line" in junk.json()["detail"]
 

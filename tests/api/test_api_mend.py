@@ -148,7 +148,7 @@ def test_a_second_edit_waits_for_the_first_verdict(client: APIClient) -> None:
     edits = _url(upload, tail="edits/")
     first = client.post(edits, {"text": Kgn.valid(1, seed=3)}, format="json")
     assert first.status_code == 202 and first.json()["edit"]["status"] == "pending"
-    assert first["Location"] == _url(upload)
+    assert first["Location"] == "http://testserver" + _url(upload)
     before = _state(upload)
     second = client.post(edits, Kgn.valid(1, seed=5).encode(), content_type="application/x-kgn")
     assert second.status_code == 409 and second.json()["code"] == "busy"

@@ -43,7 +43,7 @@ def test_game_counts_count_what_the_caller_may_see() -> None:
     owner = make_user("counter")
     make_upload(owner=owner, text=Kgn.valid(3, seed=92))
     make_upload(owner=owner, text=Kgn.valid(2, seed=93), visibility="private")
-    body = Client().get("/api/stats/games/").json()
+    body = Client().get("/api/stats/games/").json()["results"]
     assert body == [
         {
             "game": "escalation-pierce",
@@ -54,4 +54,4 @@ def test_game_counts_count_what_the_caller_may_see() -> None:
     ]
     client = Client()
     client.force_login(owner)
-    assert client.get("/api/stats/games/").json()[0]["games"] == 5
+    assert client.get("/api/stats/games/").json()["results"][0]["games"] == 5

@@ -17,7 +17,9 @@ pytestmark = pytest.mark.django_db
 
 UPLOAD_KEYS = {
     "id",
+    "url",
     "name",
+    "owner",
     "status",
     "visibility",
     "created_at",
@@ -81,7 +83,7 @@ def test_upload_with_a_token_is_created_pending(
     }
     assert body["records"] == [] and body["finished_at"] is None
     assert body["event"] is None  # no event given: the scan names it from the records
-    assert response["Location"] == f"/api/uploads/{body['id']}/"
+    assert response["Location"] == f"http://testserver/api/uploads/{body['id']}/"
     upload = Upload.objects.get(pk=body["id"])
     assert upload.owner == user and upload.visibility == Visibility.PRIVATE
     assert len(callbacks) == 1  # verification is sent once the upload commits
@@ -135,7 +137,11 @@ def test_upload_progress_has_the_polled_shape(upload_factory: Any, kgn: Any) -> 
         "duplicates": 0,
     }
     upload.refresh_from_db()
-    assert body["event"] == {"id": upload.event_id, "name": "x"}  # named from the file
+    assert body["event"] == {  # named from the file
+        "id": upload.event_id,
+        "name": "x",
+        "url": f"http://testserver/api/events/{upload.event_id}/",
+    }
     progress = body["progress"]
     assert progress["batches"] == {"total": 1, "done": 1} and progress["done"] == 4
     assert progress["rate"] > 0 and progress["eta_seconds"] is None

@@ -104,6 +104,12 @@ def test_demo_setup_creates_the_demo_user_and_a_verified_archive_once(settings: 
         counts = set(games.filter(game=game).values_list("num_players", flat=True))
         rules = registry.get(game)
         assert rules is not None and len(counts) == rules.max_players - rules.min_players + 1
+    # dated over the demo season (issue 26): date filters and sort=played find something
+    days = list(demo.values_list("date", flat=True))
+    assert all("2026.01.01" <= day <= "2026.03.31" for day in days)
+    assert len(set(days)) >= 30
+    for match in demo.exclude(match="").values("upload_id", "match").distinct():
+        assert demo.filter(**match).values("date").distinct().count() == 1  # one sitting
     # at least one complete Knizia match
     knizia = demo.filter(game__game="escalation-knizia").exclude(match="").first()
     assert knizia is not None

@@ -124,7 +124,7 @@ def test_counts_hold_private_games_for_their_owner_only(world: World) -> None:
     clients = _clients(world)
 
     def knizia(who: str) -> int:
-        rows = clients[who].get(urls["api:stats-games"]).json()
+        rows = clients[who].get(urls["api:stats-games"]).json()["results"]
         return sum(r["games"] for r in rows if r["game"] == "escalation-knizia")
 
     assert knizia("owner") == private_games

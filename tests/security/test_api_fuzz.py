@@ -12,7 +12,6 @@ the field it is about); and what was stored before the fuzzing is unchanged afte
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from typing import Any
@@ -21,35 +20,20 @@ import hypothesis
 import pytest
 import requests
 import schemathesis
-from drf_spectacular.generators import SchemaGenerator
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 
 from accounts.models import ApiToken
 from records.models import Game, Record, Seat, Upload, Visibility
+from tests.fuzzing import fuzz_settings, fuzzable_schema
 
 #: generated requests per operation and per way of calling it
 EXAMPLES = 25
 #: what a refusal of an upload may be: documented in the schema (docs/api.md)
 UPLOAD_REFUSALS = {400, 401, 403, 413, 429}
-SETTINGS = hypothesis.settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    database=None,
-    derandomize=True,
-    suppress_health_check=list(hypothesis.HealthCheck),
-)
+SETTINGS = fuzz_settings(EXAMPLES)
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _no_throttles(settings: Any) -> None:
-    """Every generated request reaches a view (throttling has tests of its own)."""
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None, "uploads": None},
-    }
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_throttles")]
 
 
 @pytest.fixture
@@ -87,8 +71,7 @@ def _snapshot(upload_ids: list[int]) -> dict[str, Any]:
 
 
 def _schema() -> Any:
-    raw = SchemaGenerator().get_schema(request=None, public=True)
-    return schemathesis.openapi.from_dict(copy.deepcopy(raw))
+    return fuzzable_schema()
 
 
 def _operation(schema: Any, method: str, path: str) -> Any:

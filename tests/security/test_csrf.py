@@ -39,6 +39,8 @@ PLAIN = {
     "api:schema": "/api/schema/",
     "api:docs": "/api/docs/",
     "api:not-found": "/api/nothing-here/",
+    "api:ruleset-list": "/api/rulesets/",
+    "api:ruleset-detail": "/api/rulesets/escalation-pierce/",
     # (the CSRF check comes before any lookup: the ids need not exist)
     "players:claims": "/players/claims/",
     "api:player-claims": "/api/players/claims/",
@@ -88,6 +90,8 @@ def test_no_route_takes_a_write_without_the_csrf_token(world: World, method: str
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(world.owner)
     for name, path in sorted(paths.items()):
+        if name not in PLAIN:  # a read's query (?include=...) is not the write's
+            path = path.split("?", 1)[0]
         response = getattr(browser, method)(path, {"visibility": "public", "confirm": "yes"})
         where = f"{method.upper()} {path} ({name})"
         assert response.status_code == 403, (where, response.status_code)

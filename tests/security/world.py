@@ -38,6 +38,8 @@ NO_RECORDS = {
     "api:schema": "the API's description",
     "api:docs": "the API's description",
     "api:not-found": "every unknown /api/ path: a 404",
+    "api:ruleset-list": "the engine registry's games and their rules",
+    "api:ruleset-detail": "one game of the engine's registry and its rules",
     # claims, merges and splits (issue 24): who may is tested with their services
     "players:claims": "the caller's own claims and those on their namespace's players "
     "(tests/players/test_players_claims.py)",
@@ -145,7 +147,8 @@ OBJECTS: dict[str, str] = {
     "api:upload-reverify": "/api/uploads/{upload}/reverify/",
     "api:record-detail": "/api/uploads/{upload}/records/1/",
     "api:player-audit": "/api/players/{a}/audit/",
-    "api:event-detail": "/api/events/{event}/",
+    "api:event-detail": "/api/events/{event}/?include=cross",
+    "api:event-standings": "/api/events/{event}/standings/",
     "api:event-games": "/api/events/{event}/games/",
     "api:match-detail": "/api/matches/{event}/{match}/",
     "api:player-detail": "/api/players/{a}/",

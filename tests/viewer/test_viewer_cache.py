@@ -22,8 +22,9 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from api.serializers import GameDetailOutput, game_detail_data
+from records.canonical import pick_record
 from records.models import Game, Record, Upload
-from records.selectors import game_actions, game_records, game_rows, game_steps, pick_record
+from records.selectors import game_actions, game_records, game_rows, game_steps
 from records.storage import games_refresh
 from replay import registry
 from replay.rules import HIDDEN_CARD

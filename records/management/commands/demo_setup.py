@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from records.models import Upload, Visibility
 from records.services import upload_create, upload_verify
 from replay import registry
-from replay.generate import generate_match, generate_record, generate_records
+from replay.generate import DateRange, generate_match, generate_record, generate_records
 from replay.kgn import write_records
 from replay.record import GameRecord, Variant
 
@@ -28,22 +28,25 @@ DEMO_EVENT = "Kibitz Demo Open"
 DEMO_FILE = "kibitz-demo-open.kgn"
 DEMO_COUNT = 60
 DEMO_SEED = 20240601
+#: the demo archive's season: every game's Date is a day of it (the generator spreads
+#: them), so date filters and ``sort=played`` have something to sort
+DEMO_SEASON = DateRange.parse("2026.01.01-2026.03.31")
 
 
 def demo_records() -> list[GameRecord]:
     """60 Pierce games of every table size (2 to 8 players), the same every time, with
-    Event/Date/Round."""
+    Event/Date/Round: played over the season, ``Round`` counting the games of a day."""
     records = []
+    days = DEMO_SEASON.spread(DEMO_COUNT, DEMO_SEED)
     for k in range(DEMO_COUNT):
         players = 2 + k % 7
         (record,) = generate_records(
             DEMO_GAME, count=1, seed=DEMO_SEED + k, players=players, event=DEMO_EVENT
         )
-        day = 1 + k // 20
         tags = (
             ("Event", DEMO_EVENT),
-            ("Date", f"2024.06.{day:02d}"),
-            ("Round", str(1 + k % 20)),
+            ("Date", days[k]),
+            ("Round", str(days[: k + 1].count(days[k]))),
         )
         records.append(_with_tags(record, tags))
     return records
@@ -54,18 +57,19 @@ def knizia_records() -> list[GameRecord]:
     games of 2 to 6 players."""
     rng = random.Random(DEMO_SEED + 1)
     event = ("Event", "Knizia Night")
+    days = DEMO_SEASON.spread(14, DEMO_SEED + 1)
     records: list[GameRecord] = []
     for k, players in enumerate((3, 4), start=1):
         for record in generate_match(
             "escalation-knizia", rng, match=f"Table {k}", players=players, tags=(event,)
-        ):
-            records.append(_with_tags(record, (*record.tags, ("Date", "2024.07.05"))))
+        ):  # a match is one sitting: its games share a day
+            records.append(_with_tags(record, (*record.tags, ("Date", days[k - 1]))))
     for k in range(12):
         record = generate_record(
             "escalation-knizia",
             rng,
             players=2 + k % 5,
-            tags=(event, ("Date", "2024.07.06"), ("Round", str(k + 1))),
+            tags=(event, ("Date", days[k + 2]), ("Round", str(k + 1))),
         )
         records.append(record)
     return records
@@ -81,21 +85,26 @@ def wild_records() -> list[GameRecord]:
         "five-card-order=straight-flush, flush-compare=lex, lead-after-escape=partner, "
         "level-advance=by-trapped, final-level=7",
     )
+    days = DEMO_SEASON.spread(len(tables), DEMO_SEED + 4)
     records: list[GameRecord] = []
     for k, options in enumerate(tables, start=1):
         variant = _variant("wild-escape", options)
         for record in generate_match(
             "wild-escape", rng, match=f"Table {k}", variant=variant, tags=(event,)
-        ):
-            records.append(_with_tags(record, (*record.tags, ("Date", f"2024.10.{k:02d}"))))
+        ):  # every hand of a match on the match's day
+            records.append(_with_tags(record, (*record.tags, ("Date", days[k - 1]))))
     return records
 
 
-def single_records(game: str, event: str, count: int, seed: int, date: str) -> list[GameRecord]:
-    """``count`` single games of ``game`` with every player count and options drawn."""
+def single_records(game: str, event: str, count: int, seed: int) -> list[GameRecord]:
+    """``count`` single games of ``game`` with every player count and options drawn,
+    played over the season (``Round``: the game's number in the file)."""
     rng = random.Random(seed)
+    days = DEMO_SEASON.spread(count, seed)
     return [
-        generate_record(game, rng, tags=(("Event", event), ("Date", date), ("Round", str(k + 1))))
+        generate_record(
+            game, rng, tags=(("Event", event), ("Date", days[k]), ("Round", str(k + 1)))
+        )
         for k in range(count)
     ]
 
@@ -107,16 +116,12 @@ DEMO_FILES: tuple[tuple[str, str, Callable[[], list[GameRecord]]], ...] = (
     (
         "escalative-tricks",
         "kibitz-demo-trick-ladder.kgn",
-        lambda: single_records(
-            "escalative-tricks", "Trick Ladder", 24, DEMO_SEED + 2, "2024.08.10"
-        ),
+        lambda: single_records("escalative-tricks", "Trick Ladder", 24, DEMO_SEED + 2),
     ),
     (
         "head-to-head",
         "kibitz-demo-head-to-head.kgn",
-        lambda: single_records(
-            "head-to-head", "Head-to-Head Duel", 24, DEMO_SEED + 3, "2024.09.14"
-        ),
+        lambda: single_records("head-to-head", "Head-to-Head Duel", 24, DEMO_SEED + 3),
     ),
     ("wild-escape", "kibitz-demo-wild-escape.kgn", wild_records),
 )

@@ -1,0 +1,18 @@
+"""Tokens made before scopes existed keep working as they did: every scope, no expiry."""
+
+from typing import Any
+
+from django.db import migrations
+
+EVERY_SCOPE = ["read", "upload", "manage"]
+
+
+def grant_every_scope(apps: Any, schema_editor: Any) -> None:
+    ApiToken = apps.get_model("accounts", "ApiToken")
+    ApiToken.objects.filter(scopes=[]).update(scopes=EVERY_SCOPE)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("accounts", "0003_apitoken_scopes_and_expiry")]
+
+    operations = [migrations.RunPython(grant_every_scope, migrations.RunPython.noop)]
