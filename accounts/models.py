@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.utils import timezone
 
@@ -60,10 +59,9 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
-    scopes = ArrayField(
-        models.CharField(max_length=10, choices=Scope.choices),
-        default=list,
-        help_text="What the token may do (read, upload, manage).",
+    # a JSON list, not an ArrayField: the same on SQLite (make run) as on PostgreSQL
+    scopes = models.JSONField(
+        default=list, blank=True, help_text="What the token may do (read, upload, manage)."
     )
     expires_at = models.DateTimeField(
         null=True, blank=True, help_text="When the token stops working; empty: never."

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.cache import cache
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -96,10 +96,17 @@ class GameBestApi(APIView):
         description="Every hand is known, so for each card the seat to act may play at "
         "`step` (actions already played) the solver gives the most raw points that seat "
         "is sure of at the end, whatever the other three do.  Within a time budget: an "
-        "unfinished card has `value` null and the bounds proven (`low`, `high`).  400 "
-        "for another game, a step out of range or one where no card is to be played.",
+        "unfinished card has `value` null and the bounds proven (`low`, `high`).  404 "
+        "where there is no such position to solve: a game of another game id, a step "
+        "past the record's end, one where no card is to be played (the auction, the "
+        "end), a record that could not be read.",
         parameters=[
-            _query("step", _INT, "actions already played (0 = the deal)", required=True),
+            _query(
+                "step",
+                {"type": "integer", "minimum": 0},
+                "actions already played (0 = the deal)",
+                required=True,
+            ),
             _query("record", _INT, "the record to read (else the first you may see)"),
         ],
         responses={200: _BEST, 400: _ERRORS[400], 404: _ERRORS[404], **_THROTTLED},
@@ -108,19 +115,19 @@ class GameBestApi(APIView):
         game = game_get(user=request.user, pk=pk)
         record = game_record(user=request.user, game=game, pk=request.query_params.get("record"))
         if game.game != GAME:
-            raise ValidationError({"game": f"best play is solved for {GAME} games only"})
+            raise NotFound(f"no best play: it is solved for {GAME} games only")
         if request.query_params.get("step") in (None, ""):
             raise ValidationError({"step": "required: the actions already played (0 = the deal)"})
         step = whole_number(request.query_params, "step", default=0)
         parsed = stored_record(record)
         if parsed is None:
-            raise ValidationError({"record": "this record has no replay"})
+            raise NotFound("no best play: this record could not be read, so it has no replay")
         try:
             pos = position(state_at(parsed, step))
         except NoCardToPlay:
-            raise ValidationError({"step": f"no card is to be played at step {step}"}) from None
+            raise NotFound(f"no best play: no card is to be played at step {step}") from None
         except ValueError as exc:
-            raise ValidationError({"step": str(exc)}) from None
+            raise NotFound(f"no best play at step {step}: {exc}") from None
         key = "best:" + hashlib.sha256(f"{ENGINE_VERSION} {position_key(pos)}".encode()).hexdigest()
         data = cache.get(key)
         if data is None:

@@ -2,7 +2,9 @@
 
 Shape: ``{"detail": message, "code": code}``, plus ``"errors": {field: [messages]}``
 for validation errors: always a list of strings per field, however the error was raised
-(a string, a list, nested errors of a nested field: made a flat list here).  Django's
+(a string, a list, nested errors of a nested field: made a flat list here); a refusal
+by the archive's state (lib.conflict.Conflict) is a 409 of the same shape, code
+``conflict``.  Django's
 ValidationError and Http404 (raised by services and selectors) map to 400 and 404;
 anything unexpected is logged and answered with 500.
 """
@@ -19,6 +21,8 @@ from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from lib.conflict import Conflict
 
 logger = logging.getLogger("api")
 
@@ -58,8 +62,18 @@ def field_errors(detail: Any) -> dict[str, list[str]]:
     return {"non_field_errors": _messages(detail) or ["invalid input"]}
 
 
+class StateConflict(exceptions.ValidationError):
+    """409: a well-formed request the archive's state refuses (lib.conflict.Conflict),
+    in the shape of a 400's, with ``errors``."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
-    if isinstance(exc, DjangoValidationError):
+    if isinstance(exc, Conflict):
+        exc = StateConflict(_django_validation(exc).detail)
+    elif isinstance(exc, DjangoValidationError):
         exc = _django_validation(exc)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or None)
@@ -77,7 +91,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     elif isinstance(exc, exceptions.ValidationError):
         response.data = {
             "detail": _flatten(exc.detail),
-            "code": "invalid",
+            "code": "conflict" if isinstance(exc, StateConflict) else "invalid",
             "errors": field_errors(exc.detail),
         }
     elif isinstance(exc, exceptions.APIException):

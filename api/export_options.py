@@ -4,7 +4,9 @@
 - ``with=moves,tags,kgn``: each game of a JSON page or NDJSON line also carries its
   canonical record's moves, tags and KGN text (search.exports.game_extras: one query
   a page or a chunk of the stream, however many games);
-- ``max=N``: a stream (NDJSON or KGN) stops after N games.
+- ``max=N``: at most N games in the answer: a stream (NDJSON or KGN) stops after N
+  games, a JSON page holds at most N (the smaller of ``page_size`` and ``max``; its
+  ``next`` goes on from there, as any page's).
 
 Each is declared in the schema (``GAME_LIST_PARAMETERS``) and checked here: a bad
 value, or one the chosen format cannot take, is a 400 naming it."""
@@ -46,7 +48,8 @@ GAME_LIST_PARAMETERS = [
     _query(
         "max",
         {"type": "integer", "minimum": 1, "maximum": MAX_GAMES},
-        "NDJSON and KGN streams: at most this many games (pages have `page_size`)",
+        "at most this many games in the answer: an NDJSON or KGN stream stops after "
+        "them; a JSON page holds at most this many (the smaller of `page_size` and `max`)",
     ),
 ]
 
@@ -77,18 +80,14 @@ def wanted_extras(params: Mapping[str, Any], *, kgn: bool) -> tuple[str, ...]:
     return tuple(name for name in EXTRAS if name in named)
 
 
-def stream_limit(params: Mapping[str, Any], *, streamed: bool) -> int | None:
+def stream_limit(params: Mapping[str, Any]) -> int | None:
     """``max`` as a whole number from 1 to MAX_GAMES, None when absent.  A 400 naming
-    ``max`` for a bad value, or for a page of JSON (which has ``page_size``)."""
+    ``max`` for a bad value."""
     if "max" not in params:
         return None
     raw = str(params.get("max"))
     if not re.fullmatch(r"[0-9]{1,7}", raw) or not 1 <= int(raw) <= MAX_GAMES:
         raise ValidationError({"max": [f"{raw[:50]!r}: a whole number from 1 to {MAX_GAMES}"]})
-    if not streamed:
-        raise ValidationError(
-            {"max": ["max bounds a stream (NDJSON or KGN); a page has page_size"]}
-        )
     return int(raw)
 
 

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.pagination import Key, decode, encode
+from api.pagination import Key, binding, decode, encode
 from api.params import whole_number
 from api.schema import _ERRORS, _INT, _STR, _THROTTLED, _query
 from records.selectors import game_get, game_record
@@ -88,7 +88,9 @@ class GameLegalApi(APIView):
             raise ValidationError({"line": str(exc)}) from None
         except NotImplementedError as exc:  # a plug-in that cannot list its actions
             raise ValidationError({"game": str(exc)}) from None
-        start = decode(params["cursor"], _KEYS)[0][0] if params.get("cursor") else 0
+        # a cursor belongs to its list: this game, step, line and record (binding)
+        bound = binding(request)
+        start = decode(params["cursor"], _KEYS, bound=bound)[0][0] if params.get("cursor") else 0
         if not isinstance(start, int) or not 0 <= start <= len(actions):
             raise ValidationError({"cursor": "not a cursor of this list"})
         end = start + PAGE
@@ -122,6 +124,6 @@ def listing(record_id: int, canonical: str, step: int, line: str) -> list[str]:
 
 def _link(request: Request, place: int) -> str:
     params: Any = request.query_params.copy()
-    params["cursor"] = encode(_KEYS, [place])
+    params["cursor"] = encode(_KEYS, [place], bound=binding(request))
     query = urlencode(sorted(params.lists()), doseq=True)
     return request.build_absolute_uri(f"{request.path}?{query}")

@@ -128,15 +128,15 @@ class ListApi(APIView):
     def listed(
         self, request: Request, qs: QuerySet[Any], serialize: Serialize, limit: int | None = None
     ) -> HttpResponseBase:
-        """A page of ``qs`` (or all of it, at most ``limit`` rows, as NDJSON), each chunk
-        of rows through ``serialize``."""
+        """A page of ``qs`` (of at most ``limit`` rows), or all of it (at most ``limit``
+        rows) as NDJSON, each chunk of rows through ``serialize``."""
         if isinstance(request.accepted_renderer, NdjsonRenderer):
             rows, sync = stream_start(qs, request)
             # a stream cut at ``limit`` rows has no sync cursor: its end is not the list's
             sync = None if limit is not None else sync
             return stream(ndjson_lines(rows, serialize, limit), NDJSON_MEDIA_TYPE, sync=sync)
         paginator = self.pagination_class()
-        page = paginator.paginate_queryset(qs, request, view=self)
+        page = paginator.paginate_queryset(qs, request, view=self, most=limit)
         return paginator.get_paginated_response(serialize(page))
 
 
@@ -156,7 +156,7 @@ class GamesListApi(ListApi):
         kgn = isinstance(request.accepted_renderer, KgnRenderer)
         ndjson = isinstance(request.accepted_renderer, NdjsonRenderer)
         extras = wanted_extras(request.query_params, kgn=kgn)
-        limit = stream_limit(request.query_params, streamed=kgn or ndjson)
+        limit = stream_limit(request.query_params)
         serialize = (
             games_with_extras(serializer, request, extras) if extras else many(serializer, request)
         )

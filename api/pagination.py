@@ -120,7 +120,7 @@ def row_values(row: Any, keys: Sequence[Key]) -> list[Any]:
 #: what cursors are signed with (no other signed value can pass for one)
 _SALT = "kibitz.api.cursor"
 #: the query parameters a cursor is not bound to: it may be sent with any of them
-UNBOUND = frozenset({"cursor", "page_size", "format"})
+UNBOUND = frozenset({"cursor", "page_size", "max", "format"})
 #: the order of lists in store order (sync cursors): when stored, then id
 STORED = (("created_at", False), ("id", False))
 #: beyond every id: a sync position at a moment, after all the rows stored then
@@ -242,8 +242,9 @@ class CursorPagination(BasePagination):
     ``?page_size=``."""
 
     def paginate_queryset(
-        self, queryset: QuerySet[Any], request: Request, view: Any = None
+        self, queryset: QuerySet[Any], request: Request, view: Any = None, most: int | None = None
     ) -> list[Any]:
+        """A page of ``queryset``: ``page_size`` rows, or ``most`` when fewer."""
         self.request = request
         self.next: str | None = None
         self.previous: str | None = None
@@ -251,6 +252,7 @@ class CursorPagination(BasePagination):
         size = whole_number(
             request.query_params, "page_size", default=PAGE_SIZE, low=1, high=MAX_PAGE_SIZE
         )
+        size = min(size, most) if most is not None else size
         self.keys = keys = order_keys(queryset)
         self.bound = binding(request)
         token = request.query_params.get("cursor")

@@ -47,7 +47,19 @@ from records.models import Player
 
 _401 = {401: OpenApiResponse(ErrorOutput, description="not signed in")}
 _403 = {403: OpenApiResponse(ErrorOutput, description="not the namespace's owner or staff")}
-_WRITE_ERRORS = {400: _ERRORS[400], **_401, **_403, 404: _ERRORS[404], **_THROTTLED}
+_WRITE_ERRORS = {
+    400: _ERRORS[400],
+    **_401,
+    **_403,
+    404: _ERRORS[404],
+    409: OpenApiResponse(
+        ErrorOutput,
+        description="the archive's state refuses it (`code` `conflict`, with `errors`): a "
+        "claim decided already, a player merged (meanwhile, or into itself), games "
+        "without this player at the table, a split that would leave none",
+    ),
+    **_THROTTLED,
+}
 #: claims the list shows at most, of each kind
 CLAIMS_MAX = 500
 

@@ -67,6 +67,7 @@ class SplitInput(serializers.Serializer[Any]):
     games = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
         allow_empty=False,
+        min_length=1,
         max_length=10_000,
         help_text="the games whose seat of this player moves to the new player",
     )

@@ -53,7 +53,8 @@ def _pair(
     request: Request, pk: int, other: int, route: str
 ) -> tuple[Player, Player] | HttpResponseRedirect:
     """The two players (through staff merges), each with a game you may see; a redirect
-    when either is an alias; a 400 when both are the same player."""
+    when either is an alias, and when both are the same player to that player's own
+    resource (its profile, its games), as the site's head-to-head page does."""
     a, b = player_get(pk=pk), player_get(pk=other)
     ta = a.merged_into if a.merged_into is not None else a
     tb = b.merged_into if b.merged_into is not None else b
@@ -61,12 +62,14 @@ def _pair(
         if visible_name(user=request.user, player=player) is None:
             raise Http404("no such player")
     if ta.pk == tb.pk:
-        raise ValidationError({"other": ["a player has no head-to-head with themselves"]})
-    if (ta.pk, tb.pk) != (a.pk, b.pk):
+        own = {"player-versus": "player-detail", "player-versus-games": "player-games"}[route]
+        url = reverse(f"api:{own}", kwargs={"pk": ta.pk})
+    elif (ta.pk, tb.pk) != (a.pk, b.pk):
         url = reverse(f"api:{route}", kwargs={"pk": ta.pk, "other": tb.pk})
-        query = request.META.get("QUERY_STRING", "")
-        return HttpResponseRedirect(f"{url}?{query}" if query else url)
-    return ta, tb
+    else:
+        return ta, tb
+    query = request.META.get("QUERY_STRING", "")
+    return HttpResponseRedirect(f"{url}?{query}" if query else url)
 
 
 _PAIR_ERRORS = {400: _ERRORS[400], **_ONE_ERRORS}
@@ -106,6 +109,7 @@ class PlayerVersusGamesApi(GamesListApi):
             (200, "application/json"): GameListOutput(many=True),
             **ndjson_response("the games"),
             **kgn_response(),
+            **_REDIRECT,
             (404, "application/json"): _ERRORS[404],
             **_LIST_ERRORS,
         },

@@ -69,7 +69,7 @@ def option_parameters() -> list[OpenApiParameter]:
             f"{OPTION_PREFIX}{name}",
             {"type": "string", "enum": known},
             f"only games played with this value of the option `{name}`; an option the "
-            "game lacks is a 400",
+            "game lacks (or a value it never has) matches no game",
         )
         for name, known in values.items()
     ]

@@ -72,10 +72,11 @@ Every filter is declared once, in the search's filter set (search/filters.py), a
 listed below from it, including two open-ended families built from the games' rules:
 
 - `opt.<option>=<value>`: games played with that option value (e.g.
-  `opt.special-lead=always`); with `game`, an option the game lacks is a 400.
-- `fact.<name>=<value>`, `fact.<name>.min=<n>`, `fact.<name>.max=<n>`: the game's
-  searchable facts (needs `game`): a count with `.min` / `.max`, a flag with `yes` /
-  `no`, a choice with one of its values, a seat fact with a player's name.
+  `opt.special-lead=always`); with `game`, an option the game lacks matches no game.
+- `fact.<name>=<value>`, `fact.<name>.min=<n>`, `fact.<name>.max=<n>`: the games'
+  searchable facts (without `game`, of every game that has the fact; with a game that
+  lacks it, no game): a count with `.min` / `.max`, a flag with `yes` / `no`, a choice
+  with one of its values, a seat fact with a player's name.  Filters combine with AND.
 
 `since` / `until` bound when a game was stored (not played); `ids` asks for up to 300
 games by id (those you may not see are simply left out); `with=moves,tags,kgn` adds
@@ -259,9 +260,16 @@ class UploadListApi(ListApi):
         },
         responses={
             201: UploadOutput,
-            400: _ERRORS[400],
+            400: OpenApiResponse(
+                ErrorOutput,
+                description="invalid input (`errors` names it), a file in which no KGN "
+                "record was found, or both `event` and `event_name` (nothing is stored)",
+            ),
             401: OpenApiResponse(ErrorOutput, description="not signed in"),
             403: OpenApiResponse(ErrorOutput, description="e.g. a session POST without CSRF"),
+            404: OpenApiResponse(
+                ErrorOutput, description="`event` names no event of yours (nothing is stored)"
+            ),
             413: OpenApiResponse(ErrorOutput, description="larger than your whole daily quota"),
             429: OpenApiResponse(
                 ErrorOutput,
@@ -287,6 +295,8 @@ class UploadListApi(ListApi):
         except QuotaExceeded as exc:
             raise OverQuota(exc) from None
         except DjangoValidationError as exc:  # refused at the door: nothing was kept
+            if exc.code == "not_your_event":  # an event the caller has not: none to add to
+                raise NotFound(f"event: {exc.messages[0]}") from None
             raise ValidationError({"file": exc.messages}) from None
         data = UploadOutput(upload, context={"request": request, "records": []}).data
         location = request.build_absolute_uri(

@@ -22,6 +22,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 
+from lib.conflict import Conflict
 from players.merge import may_edit
 from players.models import ClaimStatus, PlayerClaim
 from records.models import Player, PlayerAction, PlayerAudit
@@ -70,12 +71,12 @@ def claim_create(*, user: Any, player: Player, message: str = "") -> PlayerClaim
         player = locked.get(pk=player.pk)
         refusal = claim_refusal(user=user, player=player)
         if refusal:
-            raise ValidationError(refusal)
+            raise Conflict(refusal)
         try:
             with transaction.atomic():
                 claim = PlayerClaim.objects.create(player=player, user=user, message=message)
         except IntegrityError:  # a second request of the same user at the same time
-            raise ValidationError("Your claim of this player is pending already.") from None
+            raise Conflict("Your claim of this player is pending already.") from None
         PlayerAudit.objects.create(
             actor=user, action=PlayerAction.CLAIM, player=player, note=f"claimed by {user}"
         )
@@ -110,7 +111,7 @@ def _pending(claim: PlayerClaim) -> PlayerClaim:
     """``claim`` locked and read again; ValidationError unless it is still pending."""
     claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
     if claim.status != ClaimStatus.PENDING:
-        raise ValidationError(f"This claim is {claim.get_status_display().lower()} already.")
+        raise Conflict(f"This claim is {claim.get_status_display().lower()} already.")
     return claim
 
 
@@ -140,9 +141,9 @@ def claim_approve(*, user: Any, claim: PlayerClaim, note: str = "") -> PlayerCla
         player = Player.objects.select_for_update().get(pk=claim.player_id)
         claim = _pending(claim)
         if player.merged_into_id is not None:
-            raise ValidationError("This player was merged into another: it cannot be claimed.")
+            raise Conflict("This player was merged into another: it cannot be claimed.")
         if player.claimed_by_id is not None:
-            raise ValidationError("This player is claimed already: refuse this claim.")
+            raise Conflict("This player is claimed already: refuse this claim.")
         Player.objects.filter(pk=player.pk).update(claimed_by=claim.user_id)
         _close(claim, ClaimStatus.APPROVED, by=user, note=note)
         PlayerAudit.objects.create(

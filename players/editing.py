@@ -22,6 +22,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
+from lib.conflict import Conflict
 from players.claims import claims_refuse_for_alias
 from players.merge import may_edit
 from players.selectors import player_games
@@ -42,7 +43,7 @@ def _editor(user: Any, player: Player) -> None:
             "only the player's namespace's owner (or staff) merges or splits this player"
         )
     if player.merged_into_id is not None:
-        raise ValidationError(f"{player} was merged into another player already")
+        raise Conflict(f"{player} was merged into another player already")
 
 
 def may_merge_into(user: Any, source: Player, target: Player) -> bool:
@@ -57,9 +58,9 @@ def merge_as(*, user: Any, source: Player, target: Player, note: str = "") -> Me
     an alias, another namespace's player, or between two accounts' claimed players."""
     _editor(user, source)
     if target.merged_into_id is not None:
-        raise ValidationError(f"{target} was merged into another player: pick that one")
+        raise Conflict(f"{target} was merged into another player: pick that one")
     if target.pk == source.pk:
-        raise ValidationError("a player cannot be merged into itself")
+        raise Conflict("a player cannot be merged into itself")
     if not may_merge_into(user, source, target):
         raise ValidationError(
             {"into": ["pick a player of the same namespace (staff may pick any player)"]}
@@ -71,12 +72,10 @@ def merge_as(*, user: Any, source: Player, target: Player, note: str = "") -> Me
         }
         source, target = locked[source.pk], locked[target.pk]
         if source.merged_into_id is not None or target.merged_into_id is not None:
-            raise ValidationError("one of the players was merged meanwhile: look again")
+            raise Conflict("one of the players was merged meanwhile: look again")
         claimed = source.claimed_by_id
         if claimed is not None and target.claimed_by_id not in (None, claimed):
-            raise ValidationError(
-                "both players are claimed, by two accounts: one claim must go first"
-            )
+            raise Conflict("both players are claimed, by two accounts: one claim must go first")
         merged = player_merge(source=source, target=target, actor=user, note=note)
         if claimed is not None and target.claimed_by_id is None:
             # the account goes with the person
@@ -100,7 +99,7 @@ def split_as(*, user: Any, player: Player, game_ids: list[int], note: str = "") 
     )
     if seen != wanted:
         missing = ", ".join(str(g) for g in sorted(wanted - seen))
-        raise ValidationError({"games": [f"games {missing} do not have this player at the table"]})
+        raise Conflict({"games": [f"games {missing} do not have this player at the table"]})
     return player_split(player=player, game_ids=sorted(wanted), actor=user, note=note)
 
 

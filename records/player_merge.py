@@ -28,6 +28,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from lib.conflict import Conflict
 from records.changes import games_changed
 from records.models import Fact, Player, PlayerAction, PlayerAudit, PlayerName, Seat
 
@@ -105,19 +106,19 @@ def player_split(
     name: the new player.  Raises ValidationError when the games are none of the
     player's, or all of them (nothing would be left to split from)."""
     if player.merged_into_id is not None:
-        raise ValidationError(f"{player} is an alias of another player: split that one")
+        raise Conflict(f"{player} is an alias of another player: split that one")
     wanted = sorted(set(game_ids))
     with transaction.atomic():
         list(Player.objects.select_for_update().filter(pk=player.pk))
         own = set(Seat.objects.filter(player=player).values_list("game_id", flat=True))
         chosen = [g for g in wanted if g in own]
         if not chosen:
-            raise ValidationError("none of these games has this player at the table")
+            raise Conflict("none of these games has this player at the table")
         if len(chosen) == len(own):
-            raise ValidationError("a split must leave the player at least one game")
+            raise Conflict("a split must leave the player at least one game")
         if len(chosen) != len(wanted):
             others = ", ".join(str(g) for g in wanted if g not in own)
-            raise ValidationError(f"games {others} do not have this player at the table")
+            raise Conflict(f"games {others} do not have this player at the table")
         new = Player.objects.create(owner_id=player.owner_id, name=player.name, key=player.key)
         Seat.objects.filter(player=player, game_id__in=chosen).update(player=new)
         Fact.objects.filter(player=player, game_id__in=chosen).update(player=new)

@@ -62,11 +62,28 @@ def choices(values: Iterable[str], empty: str) -> list[tuple[str, str]]:
     return [("", empty), *((v, v) for v in values)]
 
 
+_SEP = r"[.-]"
+_DAY31 = r"(?:0[1-9]|[12][0-9]|3[01]|\?\?)"
+_DAY30 = r"(?:0[1-9]|[12][0-9]|30|\?\?)"
+_DAY29 = r"(?:0[1-9]|[12][0-9]|\?\?)"
+_MONTH_DAY = (
+    rf"(?:(?:0[13578]|1[02]|\?\?)(?:{_SEP}{_DAY31})?"
+    rf"|(?:0[469]|11)(?:{_SEP}{_DAY30})?"
+    rf"|02(?:{_SEP}{_DAY29})?)"
+)
+#: a Date bound as the schema publishes it and the field takes it: a month 01-12 and a
+#: day that month can have (29 for February, in any year: Date tags compare as text)
+DATE_PATTERN = rf"^[0-9]{{4}}(?:{_SEP}{_MONTH_DAY})?$"
+#: its parts (year, month, day), once DATE_PATTERN took it
+_PARTS = re.compile(r"^([0-9]{4})(?:[.-]([0-9]{2}|\?\?))?(?:[.-]([0-9]{2}|\?\?))?$")
+
+
 class DateBoundField(forms.CharField):
     """``YYYY``, ``YYYY.MM`` or ``YYYY.MM.DD`` (dots or dashes; ``??`` for an unknown
-    part): a bound on the records' Date tags, cleaned as written."""
+    part; a month 01-12 and a day the month can have): a bound on the records' Date
+    tags, cleaned as written."""
 
-    pattern = r"^(\d{4})(?:[.-](\d{2}|\?\?))?(?:[.-](\d{2}|\?\?))?$"
+    pattern = DATE_PATTERN
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", 10)
@@ -76,14 +93,16 @@ class DateBoundField(forms.CharField):
     def validate(self, value: Any) -> None:
         super().validate(value)
         if value and not re.match(self.pattern, value):
-            raise forms.ValidationError(f"{value!r} is not a date; write YYYY.MM.DD")
+            raise forms.ValidationError(
+                f"{value!r} is not a date; write YYYY.MM.DD (a month 01-12, a day it has)"
+            )
 
 
 def date_bound(text: str, *, end: bool) -> str:
     """A cleaned date (:class:`DateBoundField`) as a bound on the Date tag, compared as
     text: a partial date covers its whole year or month."""
-    match = re.match(DateBoundField.pattern, text)
-    assert match is not None  # the field checked it
+    match = _PARTS.match(text)
+    assert match is not None  # the field checked it (DATE_PATTERN)
     year, month, day = match.groups()
     if not end:
         return f"{year}.{month or '00'}.{day or '00'}"
@@ -142,7 +161,7 @@ def option_filters() -> dict[str, django_filters.Filter]:
                 empty_label=None,
             ),
             f"games played with this value of the option `{name}` "
-            f"({', '.join(games[name])}); with `game`, an option the game lacks is a 400",
+            f"({', '.join(games[name])}); with `game`, an option the game lacks matches no game",
         )
         for name, known in values.items()
     }
@@ -179,7 +198,8 @@ def choice_label(value: str, games: list[str]) -> str:
 def fact_filters() -> dict[str, django_filters.Filter]:
     """``fact.<name>`` (a flag: yes/no; a choice; a seat: the player in it) and
     ``fact.<name>.min`` / ``.max`` (a count) for every searchable fact of every game;
-    each needs ``game`` (a game without the fact is a 400)."""
+    without ``game`` it finds the games of every game that has the fact; with a game
+    that lacks it, no game."""
     found: dict[str, tuple[Any, list[str], list[str]]] = {}  # name -> spec, choices, games
     for game, rules in registry.games().items():
         for spec in rules.fact_specs:
@@ -189,7 +209,7 @@ def fact_filters() -> dict[str, django_filters.Filter]:
     filters: dict[str, django_filters.Filter] = {}
     for name, (spec, values, games) in found.items():
         key = f"{FACT_PREFIX}{name}"
-        needs = f"needs `game` ({', '.join(games)})"
+        needs = f"games of {', '.join(games)} (with `game`, one of them)"
         if spec.kind == "count":
             for bound, word in (("min", "at least"), ("max", "at most")):
                 filters[f"{key}.{bound}"] = described(

@@ -8,7 +8,9 @@ every one optional; a bad value is an error naming the parameter.
 Once a game is chosen (``game``), its options (``opt.<name>``) and searchable facts
 (``fact.<name>``, counts as ``.min`` / ``.max``) take its labels and values, so that a
 search by what happened works on the page without JavaScript: pick the game, filter,
-then refine.
+then refine.  Without a game, an option or a fact finds the games of every game that
+has it; filters combine with AND, so with a game that lacks it (or that value) no game
+matches, and the page notes why (``notes``).  A name no game has is a 400.
 
 Event, match, date and text match only records the user may see.  Dates are the
 records' ``Date`` tags (``YYYY.MM.DD``, ``??`` for unknown parts) and compare as text:
@@ -87,6 +89,7 @@ class GameFilterForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        self.notes: list[str] = []
         if cleaned.get("event"):
             try:
                 self.event_found = event_find(user=self.user, ref=cleaned["event"])
@@ -104,15 +107,14 @@ class GameFilterForm(forms.Form):
             if cleaned.get(key) in (None, ""):  # refused by its field already
                 continue
             if message := self._for_game(key, str(cleaned[key]), game):
-                self._refuse(key, message)
-                cleaned.pop(key, None)
+                self.notes.append(f"{key}: {message}, so no game matches")
         return cleaned
 
     def _refuse(self, key: str, message: str) -> None:
         self.errors.setdefault(key, self.error_class()).append(message)
 
     def _for_game(self, key: str, value: str, game: str) -> str | None:
-        """Why the chosen game refuses this option or fact, or None."""
+        """Why the chosen game meets no filter on this option or fact, or None."""
         rules = self.rules
         if key.startswith(OPTION_PREFIX):
             name = key[len(OPTION_PREFIX) :]
@@ -120,12 +122,15 @@ class GameFilterForm(forms.Form):
             if rules is not None and (name not in options or value not in options[name].values):
                 return f"{game} has no option {name}={value}"
             return None
+        # without a game, every game's (a fact has one kind across games: fact_kinds)
         name = key[len(FACT_PREFIX) :].partition(".")[0]
-        spec = next((s for s in rules.fact_specs if s.name == name), None) if rules else None
-        if spec is None:
-            return f"no fact {name!r} for {game or 'any game'}: pick a game"
-        if spec.kind == "choice" and spec.choices and value not in spec.choices:
-            return f"use one of {', '.join(spec.choices)}"
+        every = [rules] if rules is not None else list(registry.games().values())
+        specs = [spec for each in every for spec in each.fact_specs if spec.name == name]
+        if not specs:
+            return f"{game} has no fact {name!r}"
+        choices = sorted({choice for spec in specs for choice in spec.choices or ()})
+        if specs[0].kind == "choice" and choices and value not in choices:
+            return f"use one of {', '.join(choices)}"
         return None
 
     def main_fields(self) -> list[forms.BoundField]:
@@ -139,6 +144,11 @@ class GameFilterForm(forms.Form):
 
     def fact_bound(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fact_fields]
+
+    def match_notes(self) -> list[str]:
+        """Why a filter meets no game of the chosen game (``clean``): said above the
+        results."""
+        return list(getattr(self, "notes", []))
 
     def unshown_errors(self) -> list[str]:
         """The errors of filters the page does not show (another game's option or
@@ -181,7 +191,7 @@ def _stray(key: str, value: str, game: str) -> str:
     name = key[len(FACT_PREFIX) :]
     if f"{key}.min" in GameFilterSet.every_filter():
         return f"{name} is a count: use {key}.min or {key}.max"
-    return f"no fact {name.partition('.')[0]!r} for {game or 'any game'}: pick a game"
+    return f"no game has a fact {name.partition('.')[0]!r}"
 
 
 class GameFilterSet(django_filters.FilterSet):
@@ -256,6 +266,7 @@ class GameFilterSet(django_filters.FilterSet):
         WholeNumberFilter(
             label="Number of players",
             field_name="num_players",
+            min_value=1,
             widget=forms.Select(choices=choices((str(n) for n in SEAT_COUNTS), "Any number")),
         ),
         "number of seats",

@@ -10,8 +10,6 @@ from typing import Any
 
 import hypothesis
 import pytest
-import schemathesis
-from drf_spectacular.generators import SchemaGenerator
 
 
 def fuzz_settings(examples: int) -> hypothesis.settings:
@@ -28,13 +26,18 @@ def fuzz_settings(examples: int) -> hypothesis.settings:
 
 
 def served_schema() -> dict[str, Any]:
-    """The OpenAPI schema as ``/api/schema/`` serves it."""
+    """The OpenAPI schema as ``/api/schema/`` serves it (imported here: this module is
+    a plugin, loaded before Django's apps are)."""
+    from drf_spectacular.generators import SchemaGenerator
+
     return SchemaGenerator().get_schema(request=None, public=True)
 
 
 def fuzzable_schema(raw: dict[str, Any] | None = None) -> Any:
     """``raw`` (by default the served schema) as schemathesis reads it, from a copy:
     schemathesis resolves references in place."""
+    import schemathesis
+
     return schemathesis.openapi.from_dict(copy.deepcopy(raw or served_schema()))
 
 

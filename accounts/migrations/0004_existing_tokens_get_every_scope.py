@@ -9,7 +9,10 @@ EVERY_SCOPE = ["read", "upload", "manage"]
 
 def grant_every_scope(apps: Any, schema_editor: Any) -> None:
     ApiToken = apps.get_model("accounts", "ApiToken")
-    ApiToken.objects.filter(scopes=[]).update(scopes=EVERY_SCOPE)
+    # (read in Python: a JSON list compares alike on every database)
+    for token in ApiToken.objects.only("pk", "scopes"):
+        if not token.scopes:
+            ApiToken.objects.filter(pk=token.pk).update(scopes=EVERY_SCOPE)
 
 
 class Migration(migrations.Migration):

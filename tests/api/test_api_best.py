@@ -117,8 +117,6 @@ def test_the_answer_is_cached_by_position(
         ("", "step"),
         ("x", "step"),
         ("-1", "step"),
-        ("0", "step"),  # the auction: no card to play
-        ("999", "step"),
     ],
 )
 def test_bad_steps_are_a_400_naming_step(
@@ -129,17 +127,31 @@ def test_bad_steps_are_a_400_naming_step(
     assert field in response.json()["errors"], response.json()
 
 
+@pytest.mark.parametrize(
+    ("step", "said"),
+    [("0", "no card is to be played at step 0"), ("999", "no best play at step 999")],
+)
+def test_a_position_with_nothing_to_solve_is_a_404(
+    client: APIClient, games: dict[str, Any], step: str, said: str
+) -> None:
+    """A well-formed step that names no position to solve (the auction, past the end):
+    there is no such resource, as the schema's 404 says."""
+    response = client.get(url(games["public"], step))
+    assert response.status_code == 404
+    assert said in response.json()["detail"], response.json()
+
+
 def test_the_end_of_the_game_has_no_card_to_play(client: APIClient, games: dict[str, Any]) -> None:
     end = len(games["public_record"].actions)
     response = client.get(url(games["public"], end))
-    assert response.status_code == 400
-    assert "no card" in str(response.json()["errors"]["step"])
+    assert response.status_code == 404
+    assert "no card" in response.json()["detail"]
 
 
-def test_another_game_is_a_400(client: APIClient, games: dict[str, Any]) -> None:
+def test_another_game_is_a_404(client: APIClient, games: dict[str, Any]) -> None:
     response = client.get(url(games["pierce"], 5))
-    assert response.status_code == 400
-    assert "escalative-tricks" in str(response.json()["errors"]["game"])
+    assert response.status_code == 404
+    assert "escalative-tricks" in response.json()["detail"]
 
 
 def test_a_private_game_is_a_404_to_those_who_may_not_see_it(

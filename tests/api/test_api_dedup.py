@@ -52,8 +52,8 @@ def test_nobody_uploads_into_anothers_event() -> None:
     response = _client(bob).post(
         "/api/uploads/", {"file": _file(Kgn.valid(1)), "event": event.pk}, format="multipart"
     )
-    assert response.status_code == 400
-    assert "not one of your events" in str(response.json())
+    assert response.status_code == 404
+    assert response.json()["detail"] == f"event: event {event.pk} is not one of your events"
     assert not Upload.objects.filter(owner=bob).exists()
 
 

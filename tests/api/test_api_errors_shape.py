@@ -72,7 +72,6 @@ def test_the_fields_once_answered_with_a_string_answer_a_list(
         ("/api/stats/games/head-to-head/", {}, "players"),
         ("/api/ratings/head-to-head/", {"min": "0"}, "min"),
         ("/api/ratings/head-to-head/partners/", {"size": "99"}, "size"),
-        (f"/api/players/{player}/vs/{player}/", {}, "other"),
         (f"/api/players/{player}/ratings/", {"game": "chess"}, "game"),
     ]
     for url, params, field in bad:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from rest_framework.test import APIClient
@@ -110,3 +111,9 @@ def test_more_than_500_are_paged_through_next(client: APIClient) -> None:
     assert any("SJ=" in a or "BJ=" in a for a in expected)  # jokers declared
     bad = client.get(_url(game), {"step": "0", "cursor": "nonsense"})
     assert bad.status_code == 400 and "cursor" in bad.json()["errors"]
+    # a cursor belongs to its list: another step's, line's or game's is a 400
+    cursor = parse_qs(urlsplit(pages[0]["next"]).query)["cursor"][0]
+    for other in ({"step": "1"}, {"step": "0", "line": expected[0]}):
+        moved = client.get(_url(game), {**other, "cursor": cursor})
+        assert moved.status_code == 400, moved.content
+        assert "other filters" in moved.json()["errors"]["cursor"][0]

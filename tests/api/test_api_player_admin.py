@@ -1,7 +1,8 @@
 """Claims, merges, splits and the audit log through the API (api/player_admin.py): the
 documented error shape, 401 without credentials, 404 for a player whose games you may
-not see, 403 for a player you may see but not edit, a 400 saying why for a refused
-request (and nothing stored changed); the player resources show the namespace, the id
+not see, 403 for a player you may see but not edit, a 400 saying why for a malformed
+request and a 409 (code ``conflict``) for one the archive's state refuses (and
+nothing stored changed); the player resources show the namespace, the id
 and the claiming account.  The last test merges through the API with a real Celery
 worker running and waits for ratings and profiles to follow, equal to a rebuild."""
 
@@ -93,8 +94,8 @@ def test_a_claim_through_the_api(archive: dict[str, Any]) -> None:
     claim = response.json()
     assert claim["status"] == "pending" and claim["user"] == "dee"
     assert claim["player"]["id"] == player.pk and claim["player"]["namespace"] == "club"
-    again = error(as_user(dee).post(url, format="json"), 400)
-    assert "pending" in again["detail"]
+    again = error(as_user(dee).post(url, format="json"), 409)
+    assert "pending" in again["detail"] and again["code"] == "conflict"
     # who sees it: the claimant (mine) and the namespace's owner (to_decide), not demo
     assert [c["id"] for c in as_user(dee).get("/api/players/claims/").json()["mine"]] == [
         claim["id"]
@@ -111,10 +112,10 @@ def test_a_claim_through_the_api(archive: dict[str, Any]) -> None:
     assert done.status_code == 200 and done.json()["status"] == "approved"
     assert done.json()["decided_by"] == "club" and done.json()["note"] == "welcome"
     assert APIClient().get(f"/api/players/{player.pk}/").json()["claimed_by"] == "dee"
-    refused = error(as_user(archive["club"]).post(approve, format="json"), 400)
+    refused = error(as_user(archive["club"]).post(approve, format="json"), 409)
     assert "approved already" in refused["detail"]
     other = make_user("other")
-    claimed = error(as_user(other).post(url, format="json"), 400)
+    claimed = error(as_user(other).post(url, format="json"), 409)
     assert claimed["detail"] == "This player is claimed already, by dee."
     # refuse and withdraw
     theirs = as_user(other).post(f"/api/players/{archive['dlee'].pk}/claim/", format="json")
@@ -138,6 +139,8 @@ def test_merge_and_split_through_the_api(archive: dict[str, Any]) -> None:
     assert "into" in error(as_user(club).post(merge, {"into": "x"}, format="json"), 400)["errors"]
     other_ns = as_user(club).post(merge, {"into": archive["demo_dee"].pk}, format="json")
     assert "same namespace" in error(other_ns, 400)["detail"]
+    itself = error(as_user(club).post(merge, {"into": dlee.pk}, format="json"), 409)
+    assert itself["code"] == "conflict" and "into itself" in itself["detail"]
     hidden = as_user(club).post(merge, {"into": archive["zed"].pk}, format="json")
     assert "no player" in error(hidden, 404)["detail"]
     assert not PlayerAudit.objects.filter(action="merge").exists()
@@ -151,9 +154,9 @@ def test_merge_and_split_through_the_api(archive: dict[str, Any]) -> None:
     games = sorted(Seat.objects.filter(player=dee).values_list("game_id", flat=True))
     assert len(games) == 3
     assert "games" in error(as_user(club).post(split, {"games": []}, format="json"), 400)["errors"]
-    body = error(as_user(club).post(split, {"games": games}, format="json"), 400)
+    body = error(as_user(club).post(split, {"games": games}, format="json"), 409)
     assert "at least one game" in body["detail"]
-    body = error(as_user(club).post(split, {"games": [games[0], 999999]}, format="json"), 400)
+    body = error(as_user(club).post(split, {"games": [games[0], 999999]}, format="json"), 409)
     assert body["errors"]["games"] == ["games 999999 do not have this player at the table"]
     assert Seat.objects.filter(player=dee).count() == 3  # nothing moved
     response = as_user(club).post(split, {"games": games[:1]}, format="json")

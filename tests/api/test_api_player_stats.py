@@ -119,12 +119,16 @@ def test_head_to_head_matches_the_page_and_lists_the_shared_games(
     assert kgn.getvalue().count(b'[Game "') == len(both)
 
 
-def test_head_to_head_refuses_one_player_and_redirects_an_alias(
+def test_head_to_head_of_one_player_and_of_an_alias_redirect(
     client: APIClient, archive: dict[str, Any]
 ) -> None:
     a, b, c = _players(archive["public"])[:3]
-    same = client.get(f"/api/players/{a.pk}/vs/{a.pk}/")
-    assert same.status_code == 400 and "other" in same.json()["detail"]
+    same = client.get(f"/api/players/{a.pk}/vs/{a.pk}/?format=json")
+    assert same.status_code == 302
+    assert same["Location"] == f"http://testserver/api/players/{a.pk}/?format=json"
+    same = client.get(f"/api/players/{a.pk}/vs/{a.pk}/games/?sort=oldest")
+    assert same.status_code == 302
+    assert same["Location"] == f"http://testserver/api/players/{a.pk}/games/?sort=oldest"
     assert client.get(f"/api/players/{a.pk}/vs/999999/").status_code == 404
     hidden = _only_secret(archive)
     assert client.get(f"/api/players/{a.pk}/vs/{hidden.pk}/").status_code == 404
@@ -132,7 +136,9 @@ def test_head_to_head_refuses_one_player_and_redirects_an_alias(
     moved = client.get(f"/api/players/{a.pk}/vs/{c.pk}/?format=json")
     assert moved.status_code == 302
     assert moved["Location"] == f"http://testserver/api/players/{a.pk}/vs/{b.pk}/?format=json"
-    assert client.get(f"/api/players/{b.pk}/vs/{c.pk}/").status_code == 400
+    # an alias of the same player: that player's own profile
+    alias = client.get(f"/api/players/{b.pk}/vs/{c.pk}/")
+    assert alias.status_code == 302 and alias["Location"].endswith(f"/api/players/{b.pk}/")
 
 
 def test_rating_history_is_the_players_rated_games_in_order(

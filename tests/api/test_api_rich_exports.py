@@ -190,10 +190,15 @@ def test_a_bad_max_is_a_400(archive: dict[str, Any], value: str) -> None:
     assert response.status_code == 400 and list(response.json()["errors"]) == ["max"]
 
 
-def test_max_on_a_json_page_is_a_400_pointing_to_page_size(archive: dict[str, Any]) -> None:
-    response = APIClient().get("/api/games/", {"max": 5})
-    assert response.status_code == 400
-    assert "page_size" in response.json()["errors"]["max"][0]
+def test_max_on_a_json_page_bounds_the_page(archive: dict[str, Any]) -> None:
+    """A page holds the smaller of ``page_size`` and ``max``; its cursor goes on."""
+    client = APIClient()
+    every = [g["id"] for g in client.get("/api/games/", {"page_size": 100}).json()["results"]]
+    page = client.get("/api/games/", {"max": 3}).json()
+    assert [g["id"] for g in page["results"]] == every[:3] and page["next"]
+    assert len(client.get("/api/games/", {"max": 5, "page_size": 2}).json()["results"]) == 2
+    following = client.get(page["next"]).json()  # the link keeps max: each page is bounded
+    assert [g["id"] for g in following["results"]] == every[3:6]
 
 
 def test_the_schema_declares_with_max_and_ids_on_every_list_of_games() -> None:

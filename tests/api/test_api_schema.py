@@ -162,8 +162,11 @@ def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, list[
     return {
         **{
             path: [{"id": r.game_id} for u in uploads for r in u.records.all()]
-            for path in ("/api/games/{id}/", "/api/games/{id}/steps/", "/api/games/{id}/legal/")
+            for path in ("/api/games/{id}/", "/api/games/{id}/steps/")
         },
+        "/api/games/{id}/legal/": [
+            {"id": r.game_id, "query": {"step": 0}} for u in uploads for r in u.records.all()
+        ],
         "/api/uploads/{id}/": [{"id": u.pk} for u in uploads],
         "/api/uploads/{id}/records/{index}/": [{"id": public.pk, "index": 5}],
         "/api/uploads/{id}/reverify/": [{"id": u.pk} for u in uploads],
@@ -232,12 +235,13 @@ def test_no_get_operation_answers_a_server_error(
 
 
 def _with_id(pair: tuple[Any, dict[str, Any] | None]) -> Any:
-    """A generated case, its path parameters replaced by known ones when given."""
+    """A generated case, its path parameters replaced by known ones when given, and its
+    query too when they name one (a step of the game: best play, legal actions)."""
     case, known = pair
     if known is not None:
         known = dict(known)
-        query = known.pop("query", None)  # known query parameters too (best play's step)
+        query = known.pop("query", None)
         case.path_parameters = {**case.path_parameters, **known}
         if query:
-            case.query = {**(case.query or {}), **query}
+            case.query = dict(query)
     return case

@@ -93,7 +93,7 @@ def test_every_filter_is_in_the_schema_of_every_game_list() -> None:
         assert declared <= set(parameters), path
         for name in declared:
             if name.startswith("fact."):
-                assert "needs `game`" in parameters[name]["description"], name
+                assert "(with `game`, one of them)" in parameters[name]["description"], name
     games = {p["name"]: p for p in schema["paths"]["/api/games/"]["get"]["parameters"]}
     assert games["sort"]["schema"]["enum"][0] == "newest"
     assert games["actions_min"]["schema"] == {"type": "integer", "minimum": 0}
@@ -111,9 +111,12 @@ def test_the_page_form_is_the_filter_sets_form(mixed: None) -> None:
     }
     assert fixed < set(pierce.fields) <= fixed | own
     assert set(pierce.fields) <= set(GameFilterSet.base_filters)
-    # another game's fact, given, joins the form to be refused by name
+    # another game's fact, given, joins the form: it matches no game, and says so
     other = GameFilterSet({"game": "escalation-pierce", "fact.made": "yes"})
-    assert not other.is_valid() and set(other.errors) == {"fact.made"}
+    assert other.is_valid() and not other.qs.exists()
+    assert other.form.match_notes() == [
+        "fact.made: escalation-pierce has no fact 'made', so no game matches"
+    ]
     # a chosen game's facts take its labels and values (two games call a fact "trump")
     tricks = GameFilterSet({"game": "escalative-tricks"}).form
     wild = GameFilterSet({"game": "wild-escape"}).form
@@ -122,6 +125,45 @@ def test_the_page_form_is_the_filter_sets_form(mixed: None) -> None:
     assert [c for c, _ in tricks.fields["fact.trump"].choices] == ["", "C", "D", "H", "S"]
     page = Client().get("/games/?game=escalative-tricks").content.decode()
     assert "Trump suit" in page and "Trump rank" not in page
+
+
+@pytest.mark.parametrize(
+    ("query", "note"),
+    [
+        ("game=head-to-head&fact.pile_takes.min=2", "head-to-head has no fact 'pile_takes'"),
+        ("game=escalative-tricks&opt.special-lead=always", "has no option special-lead=always"),
+    ],
+)
+def test_a_filter_the_chosen_game_lacks_matches_nothing_and_says_why(
+    mixed: None, query: str, note: str
+) -> None:
+    """Filters combine with AND: an option or fact another game has, with a game that
+    lacks it, is met by no game (the schema lists every game's: a schema-valid request)."""
+    assert _api_ids(query) == (200, [])
+    status, ids = _page_ids(query)
+    assert (status, ids) == (200, [])
+    page = Client().get(f"/games/?{query}").content.decode()
+    assert "so no game matches" in page and note in page.replace("&#x27;", "'")
+
+
+def test_a_fact_without_a_game_finds_the_games_of_every_game_that_has_it(mixed: None) -> None:
+    """``trump`` is a fact of two games (a suit in one, a rank in the other): without
+    ``game`` a value finds the games of whichever game has it; a count fact finds only
+    games of games that have it."""
+    trumps = Fact.objects.filter(game__public=True, name="trump")
+    assert len(set(trumps.values_list("game__game", flat=True))) >= 2
+    for value in set(trumps.values_list("text", flat=True)):
+        want = set(trumps.filter(text=value).values_list("game_id", flat=True))
+        assert set(_api_ids(f"fact.trump={value}")[1]) == want != set(), value
+        assert set(_page_ids(f"fact.trump={value}")[1]) == want, value
+    fact = _a_count_fact("escalation-pierce")
+    rows = Fact.objects.filter(game__public=True, name=fact, number__gte=0)
+    found = set(_api_ids(f"fact.{fact}.min=0")[1])
+    assert found == set(rows.values_list("game_id", flat=True)) != set()
+    having = {
+        g for g in registry.game_ids() if fact in {s.name for s in registry.games()[g].fact_specs}
+    }
+    assert set(Game.objects.filter(pk__in=found).values_list("game", flat=True)) <= having
 
 
 @pytest.mark.parametrize("game", registry.game_ids())
@@ -148,9 +190,11 @@ def test_an_option_or_fact_filter_of_each_game_works(mixed: None, game: str) -> 
         ("actions_min=lots", "actions_min", ("is not a whole number", "Enter a whole number.")),
         ("date_to=someday", "date_to", ("YYYY.MM.DD", "is not a date; write YYYY.MM.DD")),
         ("status=lost", "status", "unknown status"),
-        ("fact.pile_takes.min=2", "fact.pile_takes.min", "pick a game"),
+        ("date_to=2024-13", "date_to", ("YYYY.MM.DD", "is not a date; write YYYY.MM.DD")),
+        ("date_from=2024.02.31", "date_from", ("YYYY.MM.DD", "is not a date; write YYYY.MM.DD")),
+        ("players=-3", "players", ("must be 1 or more", "greater than or equal to 1")),
+        ("fact.nope.min=2", "fact.nope.min", "no game has a fact 'nope'"),
         ("game=escalative-tricks&fact.trump=2", "fact.trump", "Select a valid choice"),
-        ("game=escalative-tricks&opt.special-lead=always", "opt.special-lead", "has no option"),
         ("opt.nope=1", "opt.nope", "no game has an option"),
         ("fact.bid=3", "fact.bid", "use fact.bid.min or fact.bid.max"),
     ],

@@ -274,7 +274,7 @@ def test_text_search_covers_comments(archive: Any) -> None:
         ({"date_from": "last week"}, "date_from"),
         ({"sort": "random"}, "sort"),
         ({"player": "x", "player_mode": "some"}, "player_mode"),
-        ({"fact.pile_takes.min": "2"}, "fact.pile_takes.min"),
+        ({"fact.pile_takes.min": "two"}, "fact.pile_takes.min"),
         ({"game": "escalation-pierce", "fact.no_such_fact": "1"}, "fact.no_such_fact"),
         ({"status": "lost"}, "status"),
         ({"opt.x__isnull": "maybe"}, "opt.x__isnull"),

@@ -30,7 +30,7 @@ from tests.fuzzing import fuzz_settings, fuzzable_schema
 #: generated requests per operation and per way of calling it
 EXAMPLES = 25
 #: what a refusal of an upload may be: documented in the schema (docs/api.md)
-UPLOAD_REFUSALS = {400, 401, 403, 413, 429}
+UPLOAD_REFUSALS = {400, 401, 403, 404, 413, 429}
 SETTINGS = fuzz_settings(EXAMPLES)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_throttles")]
