@@ -26,10 +26,11 @@ from accounts.forms import AccountDeleteForm, ApiTokenForm, SignUpForm
 from accounts.models import ApiToken
 from accounts.throttle import (
     client_ip,
-    login_failed,
+    login_attempt,
     login_succeeded,
-    login_wait,
+    refused_login_form,
     signup_limit,
+    wait_words,
 )
 from records.removal import AccountBusy, AccountDeleted, account_delete
 
@@ -55,11 +56,6 @@ def _next_url(request: HttpRequest) -> str:
     return str(settings.LOGIN_REDIRECT_URL)
 
 
-def _wait_words(seconds: int) -> str:
-    minutes = -(-seconds // 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
-
-
 def _throttled(response: HttpResponse, seconds: int) -> HttpResponse:
     response.status_code = 429
     response["Retry-After"] = str(seconds)
@@ -67,29 +63,24 @@ def _throttled(response: HttpResponse, seconds: int) -> HttpResponse:
 
 
 class LoginView(auth_views.LoginView):
-    """django.contrib.auth's log-in, with failed attempts counted per client IP and per
-    username (accounts/throttle.py): past the rate, a 429 that says how long to wait,
-    without checking the password."""
+    """django.contrib.auth's log-in, each attempt counted per client IP and per username
+    before the password is checked (accounts/throttle.py): past the rate, a 429 that
+    says how long to wait, without checking the password.  The admin's log-in is this
+    view too (accounts/admin_site.py)."""
 
     redirect_authenticated_user = True
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         username = str(request.POST.get("username", ""))[:150]
-        wait = login_wait(request, username)
+        wait = login_attempt(request, username)
         if wait:
-            form = self.get_form()
-            form.errors.clear()
-            form.add_error(None, f"Too many failed log-ins. Try again in {_wait_words(wait)}.")
+            form = refused_login_form(self.get_form_class(), request, wait)
             return _throttled(self.render_to_response(self.get_context_data(form=form)), wait)
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
-        login_succeeded(form.get_user().get_username())
+        login_succeeded(self.request, str(self.request.POST.get("username", ""))[:150])
         return super().form_valid(form)
-
-    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
-        login_failed(self.request, str(self.request.POST.get("username", ""))[:150])
-        return super().form_invalid(form)
 
 
 @sensitive_post_parameters("password1", "password2")
@@ -104,12 +95,12 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.is_valid()  # bound: show what was typed, refuse it
             form.errors.clear()
             form.add_error(
-                None, f"Too many new accounts from here. Try again in {_wait_words(wait)}."
+                None, f"Too many new accounts from here. Try again in {wait_words(wait)}."
             )
             return _throttled(render(request, SIGNUP_TEMPLATE, context), wait)
         if form.is_valid():
             user = form.save()
-            signup_limit().hit(client_ip(request))
+            signup_limit().take(client_ip(request))
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(_next_url(request))
     return render(request, SIGNUP_TEMPLATE, context)

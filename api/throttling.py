@@ -26,9 +26,11 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
+from lib.client_address import client_address
 from lib.ratelimit import RateState, note, seconds
 
-UPLOAD_URL_NAMES = frozenset({"upload-list"})
+#: the routes that make an upload, counted alike: the API's and the site's form
+UPLOAD_URL_NAMES = frozenset({"upload-list", "upload-new"})
 
 
 class _LiveRate:
@@ -50,6 +52,10 @@ class _LiveRate:
     def allow_request(self, request: Any, view: Any) -> bool:
         self.request = request
         return bool(super().allow_request(request, view))  # type: ignore[misc]
+
+    def get_ident(self, request: Any) -> str:
+        """The client's address, as every throttle counts it (lib.client_address)."""
+        return client_address(request)
 
     def throttle_success(self) -> bool:
         allowed = bool(super().throttle_success())  # type: ignore[misc]
@@ -84,7 +90,8 @@ class UserThrottle(_LiveRate, UserRateThrottle):
 
 
 class UploadThrottle(_LiveRate, UserRateThrottle):
-    """Creating uploads: only POSTs to the uploads endpoint count, per user (or IP,
+    """Creating uploads: only POSTs that make one count (the API's ``POST
+    /api/uploads/`` and the site's upload form, one count for both), per user (or IP,
     though anonymous uploads are refused anyway)."""
 
     scope = "uploads"

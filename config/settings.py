@@ -107,7 +107,8 @@ if ON_POSTGRES and not PG_JIT:
         _pg_options["options"] = f"{_pg_options.get('options', '')} -c jit=off".strip()
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # django.contrib.admin on our admin site: its log-in is throttled (accounts/admin_site.py)
+    "accounts.admin_apps.KibitzAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -367,6 +368,11 @@ KIBITZ_LOGIN_FAILURE_RATE = _form_rate("KIBITZ_LOGIN_FAILURE_RATE", "10/15min")
 #: accounts created per client IP
 KIBITZ_SIGNUP_RATE = _form_rate("KIBITZ_SIGNUP_RATE", "20/hour")
 
+#: how many proxies of ours stand in front (each appending to X-Forwarded-For): every
+#: throttle counts the client's address by it (lib/client_address.py); 0 reads
+#: REMOTE_ADDR only and ignores the header
+KIBITZ_TRUSTED_PROXIES = env_int("KIBITZ_TRUSTED_PROXIES", 0, minimum=0)
+
 REST_FRAMEWORK = {
     # Personal API tokens first (``Bearer <token>``, accounts.ApiToken: it names the
     # 401's WWW-Authenticate scheme), then legacy ``Token <key>``, then the site session.
@@ -380,6 +386,9 @@ REST_FRAMEWORK = {
         "api.throttling.UserThrottle",
         "api.throttling.UploadThrottle",
     ],
+    # DRF's own reading of X-Forwarded-For follows the same setting (its throttles here
+    # read lib.client_address, which follows it too)
+    "NUM_PROXIES": KIBITZ_TRUSTED_PROXIES,
     "DEFAULT_THROTTLE_RATES": {
         "anon": KIBITZ_API_ANON_RATE,
         "user": KIBITZ_API_USER_RATE,

@@ -9,7 +9,9 @@ throttle counted, 429s and 304s included.
 
 :func:`rate_limited` applies the API's throttles (REST_FRAMEWORK's
 DEFAULT_THROTTLE_CLASSES, read at request time, so the rates and counts are the API's
-own) to a plain Django view: the site's exports, which stream many games.
+own) to a plain Django view: the site's exports, which stream many games;
+:func:`throttle_wait` counts one request against them (or one of them: the upload
+form against the API's ``uploads`` rate, so both paths share one count).
 """
 
 from __future__ import annotations
@@ -71,22 +73,33 @@ def seconds(value: float) -> int:
 View = Callable[..., HttpResponseBase]
 
 
+def throttle_wait(request: HttpRequest, scope: str | None = None) -> int:
+    """Count a plain Django request against the API's throttles (REST_FRAMEWORK's
+    DEFAULT_THROTTLE_CLASSES, read now; only the one of ``scope`` when given): the
+    seconds to wait past a limit, 0 when the request may go on."""
+    from rest_framework.settings import api_settings
+
+    classes: list[Any] = [
+        cls
+        for cls in api_settings.DEFAULT_THROTTLE_CLASSES
+        if scope is None or getattr(cls, "scope", None) == scope
+    ]
+    waits = [
+        throttle.wait() or 0
+        for throttle in (cls() for cls in classes)
+        if not throttle.allow_request(request, None)
+    ]
+    return seconds(max(waits)) if waits else 0
+
+
 def rate_limited(view: View) -> View:
     """Count a plain Django view's requests against the API's throttles; past a
     limit answer a JSON 429 with ``Retry-After`` (seconds) instead of calling it."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        from rest_framework.settings import api_settings
-
-        classes: list[Any] = list(api_settings.DEFAULT_THROTTLE_CLASSES)
-        waits = [
-            throttle.wait() or 0
-            for throttle in (cls() for cls in classes)
-            if not throttle.allow_request(request, None)
-        ]
-        if waits:
-            wait = seconds(max(waits))
+        wait = throttle_wait(request)
+        if wait:
             return JsonResponse(
                 {
                     "detail": f"Request was throttled. Expected available in {wait} seconds.",

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_http_methods
 
-from lib.ratelimit import rate_limited
+from lib.ratelimit import rate_limited, throttle_wait
 from records import reports
 from records.desk import pasted_file, upload_submit
 from records.forms import UploadForm
@@ -39,6 +39,15 @@ def upload_new(request: SignedInRequest) -> HttpResponse:
         return render(request, "records/upload_new.html", context)
     form = UploadForm(request.POST, request.FILES)
     status = 400
+    # the API's upload rate, one count for both paths (api.throttling.UploadThrottle)
+    if wait := throttle_wait(request, "uploads"):
+        form.is_valid()  # bound: show what was chosen, refuse it
+        form.errors.clear()
+        form.add_error(None, f"Too many uploads. Try again in {wait} seconds.")
+        context = {"form": form, "events": events}
+        response = render(request, "records/upload_new.html", context, status=429)
+        response["Retry-After"] = str(wait)
+        return response
     if form.is_valid():
         pasted = not form.cleaned_data["file"]
         field = "text" if pasted else "file"
