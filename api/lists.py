@@ -36,6 +36,7 @@ from api.export_options import (
 )
 from api.pagination import CursorPagination, stream_start, walk
 from api.renderers import KGN_MEDIA_TYPE, KgnRenderer
+from lib.downloads import attachment
 from search.exports import games_kgn
 
 NDJSON_MEDIA_TYPE = "application/x-ndjson"
@@ -91,7 +92,7 @@ def stream(
 ) -> HttpResponseBase:
     response = StreamingHttpResponse(lines, content_type=f"{media_type}; charset=utf-8")
     if filename:
-        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        response["Content-Disposition"] = attachment(filename)
     if sync is not None:
         response[SYNC_HEADER] = sync
     response["X-Accel-Buffering"] = "no"  # nginx: pass lines on as they come

@@ -10,6 +10,10 @@
   error shape on ``/api/``, the site's 400 page elsewhere.  Form and JSON fields are
   refused the same by the validator Django's and DRF's CharFields carry
   (``ProhibitNullCharactersValidator``);
+- :class:`PrivateAnswersMiddleware`: an answer to a request with credentials in
+  ``Authorization`` (a token) is ``Cache-Control: private`` (no shared cache keeps a
+  caller's own data), and every API answer says ``Vary: Authorization`` (a shared
+  cache keeps an anonymous answer apart from a token holder's);
 - :class:`RateLimitHeadersMiddleware`: ``RateLimit-Limit`` / ``-Remaining`` /
   ``-Reset`` on every answer a throttle counted (lib.ratelimit), and an absolute
   ``Location`` on API answers, like every ``url`` field.
@@ -22,6 +26,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.shortcuts import render
+from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from lib import ratelimit
 
@@ -77,6 +82,21 @@ class UnstorableTextMiddleware:
                 status=400,
             )
         return render(request, "400.html", {"field": name, "reason": message}, status=400)
+
+
+class PrivateAnswersMiddleware:
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        if request.path.startswith("/api/") or "HTTP_AUTHORIZATION" in request.META:
+            patch_vary_headers(response, ["Authorization"])
+        if "HTTP_AUTHORIZATION" in request.META:
+            directives = response.get("Cache-Control", "")
+            if "no-store" not in directives and "private" not in directives:
+                patch_cache_control(response, private=True)
+        return response
 
 
 class RateLimitHeadersMiddleware:

@@ -151,6 +151,8 @@ MIDDLEWARE = [
     # RateLimit-* headers and absolute Locations (api/middleware.py), then ETag,
     # Last-Modified and 304 on the API's JSON answers (api/conditional.py)
     "api.middleware.RateLimitHeadersMiddleware",
+    # Cache-Control: private on answers to a token, Vary: Authorization on the API's
+    "api.middleware.PrivateAnswersMiddleware",
     "api.conditional.ConditionalMiddleware",
 ]
 

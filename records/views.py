@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_http_methods
 
+from lib.downloads import attachment
 from lib.ratelimit import rate_limited, throttle_wait
 from records import reports
 from records.desk import pasted_file, upload_submit
@@ -102,7 +103,8 @@ def upload_report(request: HttpRequest, pk: str, fmt: str) -> StreamingHttpRespo
         body, kind = reports.report_json(upload), "application/json"
     response = StreamingHttpResponse(body, content_type=kind)
     stem = Path(upload.original_name).name.split(".")[0] or "upload"
-    response["Content-Disposition"] = f'attachment; filename="{stem}-report.{fmt}"'
+    # the name is the uploader's: Django's helper quotes any character in it
+    response["Content-Disposition"] = attachment(f"{stem}-report.{fmt}")
     return response
 
 

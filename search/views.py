@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET
 
 from events.standings import event_list, event_summaries
 from lib.conditional import not_modified, stamp, validators
+from lib.downloads import attachment
 from lib.ratelimit import rate_limited
 from records.models import Game, GameStatus
 from records.selectors import game_counts, upload_list_public, with_labels
@@ -85,6 +86,6 @@ def game_export(request: HttpRequest) -> HttpResponseBase:
     response = StreamingHttpResponse(
         games_kgn(found, user=request.user), content_type="application/x-kgn; charset=utf-8"
     )
-    response["Content-Disposition"] = 'attachment; filename="kibitz-games.kgn"'
+    response["Content-Disposition"] = attachment("kibitz-games.kgn")
     stamp(response, request, *validators(request, tag))
     return response

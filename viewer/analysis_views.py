@@ -26,6 +26,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from lib.downloads import attachment
 from lib.game_files import game_stylesheet, game_template
 from records.canonical import pick_record
 from records.models import Game, GameStatus, Record
@@ -314,7 +315,7 @@ def game_analysis_kgn(request: HttpRequest, pk: int) -> HttpResponse:
         return _text("\n".join(asked.problems) + "\n", 400)
     response = HttpResponse(analysis_kgn(pos), content_type="application/x-kgn; charset=utf-8")
     name = f"kibitz-game-{game.pk}-step-{pos.step}-analysis.kgn"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Content-Disposition"] = attachment(name)
     return response
 
 
