@@ -32,11 +32,11 @@ def test_a_tokens_answers_are_private_and_every_api_answer_varies_by_authorizati
     owner = user_factory("owner")
     upload = upload_factory(owner=owner, text=kgn.valid(2, seed=5))
     token = ApiToken.issue(owner=owner, name="bot")[1]
-    auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+    auth = f"Bearer {token}"
     client = Client()
     for path in ("/api/games/", f"/api/uploads/{upload.pk}/", "/api/uploads/?mine=1",
                  "/api/games/999999/", f"/uploads/{upload.pk}/report.json"):  # fmt: skip
-        answer = client.get(path, **auth)
+        answer = client.get(path, HTTP_AUTHORIZATION=auth)
         assert answer.status_code in (200, 404), (path, answer.status_code)
         assert "private" in answer["Cache-Control"] or "no-store" in answer["Cache-Control"], (
             path,
