@@ -1,5 +1,7 @@
+from csp.constants import UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api import (
     best,
@@ -95,9 +97,17 @@ urlpatterns = [
     path("stats/games/", stats.GameCountsApi.as_view(), name="stats-games"),
     path("stats/games/<str:game>/", stats.GameStatsApi.as_view(), name="stats-game"),
     # the OpenAPI 3 schema (YAML; ?format=json for JSON) and its Swagger UI, whose
-    # scripts and styles are drf-spectacular-sidecar's static files (no CDN)
+    # scripts and styles are drf-spectacular-sidecar's static files (no CDN) and whose
+    # own start-up script is served apart (the split view: ``?script``), so that the
+    # CSP allows no inline script here either; Swagger UI styles inline
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path(
+        "docs/",
+        csp_update({"style-src": [UNSAFE_INLINE]})(
+            SpectacularSwaggerSplitView.as_view(url_name="api:schema")
+        ),
+        name="docs",
+    ),
     # any other path under /api/, newlines included ("." stops at one; Django's URL
     # reversing refuses inline flags such as "(?s)")
     re_path(r"^[\s\S]*$", views.NotFoundApi.as_view(), name="not-found"),

@@ -24,6 +24,7 @@ from typing import Any
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 
+from config.csp import SITE_POLICY
 from config.env import (
     database_from_url,
     env_bool,
@@ -135,6 +136,9 @@ MIDDLEWARE = [
     # an over-long URL is a JSON 414 before anything else reads it (api/middleware.py)
     "api.middleware.UrlLengthMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every answer (CONTENT_SECURITY_POLICY below), the
+    # middlewares' own refusals below included
+    "csp.middleware.CSPMiddleware",
     # CORS for anonymous read-only use of /api/ (api/cors.py)
     "api.cors.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -155,6 +159,9 @@ MIDDLEWARE = [
     "api.middleware.PrivateAnswersMiddleware",
     "api.conditional.ConditionalMiddleware",
 ]
+
+# Content-Security-Policy (config/csp.py)
+CONTENT_SECURITY_POLICY = SITE_POLICY
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

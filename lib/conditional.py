@@ -94,7 +94,18 @@ def conditional(request: HttpRequest, response: HttpResponseBase, tag: str) -> H
         last_modified=modified,
         response=response,  # type: ignore[arg-type]
     )
-    return _json_412(answer)
+    answer = _json_412(answer)
+    if answer is not response:
+        # a 304 or 412 in its place keeps the answer's own Content-Security-Policy
+        # (django-csp reads a view's csp_update / csp_exempt from these attributes)
+        for name in _CSP_ATTRIBUTES:
+            if hasattr(response, name):
+                setattr(answer, name, getattr(response, name))
+    return answer
+
+
+#: where django-csp's view decorators leave a view's own policy on its answer
+_CSP_ATTRIBUTES = ("_csp_exempt", "_csp_update", "_csp_replace", "_csp_config")
 
 
 def _json_412(answer: HttpResponseBase) -> HttpResponseBase:

@@ -15,6 +15,7 @@ from replay import memo, registry
 from replay.errors import ActionSyntaxError, NotationError, Pos, SetupError, make_pos
 from replay.kgn.reader import read_records
 from replay.kgn.writer import SETUP_ORDER
+from replay.numbers import too_long
 from replay.player_ids import PlayerIdsFault, parse_player_ids
 from replay.raw_action import CompactAction
 from replay.record import (
@@ -32,7 +33,9 @@ MAX_NAME = 100
 TEAM_RESULTS = ("offense-win", "draw", "defense-win")
 _STRUCTURAL = ("Game", "Players", "First", "Variant", "Result")
 _DATE_RE = re.compile(r"^(\d{4}|\?{4})\.(\d{2}|\?\?)\.(\d{2}|\?\?)$")
-_SCORE_RE = re.compile(r"^([A-Za-z])\s+([+-]?\d+)$")
+_SCORE_RE = re.compile(r"^([A-Za-z])\s+([+-]?[0-9]+)$")
+#: a Round: a positive whole number, no sign, spaces or leading zeros (NOTATION.md §2)
+_ROUND_RE = re.compile(r"[1-9][0-9]*")
 _PLAIN_SCORES_RE = re.compile(r"[A-Z] -?[0-9]+(?:, [A-Z] -?[0-9]+)*")
 _SEAT_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _KNOWN_TAG_ORDER = ("Event", "Site", "Date", "Round", "Match", "Table")
@@ -142,7 +145,11 @@ def parse_result(
         return Outcome(team_result=value)
     if _PLAIN_SCORES_RE.fullmatch(value):  # "A 17, B -4": seats in order, one each
         parts = value.split(", ")
-        if len(parts) == players and all(map(str.startswith, parts, _SEAT_LETTERS)):
+        if (
+            len(parts) == players
+            and all(map(str.startswith, parts, _SEAT_LETTERS))
+            and not any(too_long(p[2:]) for p in parts)
+        ):
             return Outcome(scores=tuple(int(p[2:]) for p in parts))
     scores: dict[int, int] = {}
     for part in value.split(","):
@@ -151,7 +158,15 @@ def parse_result(
             raise _err(
                 f'Result part {part.strip()!r} is not a seat and a score like "A 17"', pos, raw
             )
-        seat = ord(m.group(1).upper()) - ord("A")
+        if m.group(1).islower():
+            raise _err(
+                f"Result part {part.strip()!r}: seat letters are upper-case ({m.group(1).upper()})",
+                pos,
+                raw,
+            )
+        if why := too_long(m.group(2)):
+            raise _err(f"Result part {part.strip()[:20]!r}…: the score is {why}", pos, raw)
+        seat = ord(m.group(1)) - ord("A")
         if seat >= players:
             raise _err(
                 f"Result names seat {m.group(1).upper()}, which is not at the table", pos, raw
@@ -178,8 +193,15 @@ def _check_common_tags(raw: RawRecord) -> None:
                 f"Date {date.value!r} is not YYYY.MM.DD (?? for unknown parts)", date.pos, raw
             )
     rnd = raw.tag("Round")
-    if rnd is not None and not (rnd.value.isdigit() and int(rnd.value) >= 1):
-        raise _err(f"Round {rnd.value!r} is not a positive whole number", rnd.pos, raw)
+    if rnd is not None and not _ROUND_RE.fullmatch(rnd.value):
+        raise _err(
+            f"Round {rnd.value[:20]!r} is not a positive whole number written without a "
+            "sign, spaces or leading zeros",
+            rnd.pos,
+            raw,
+        )
+    if rnd is not None and (why := too_long(rnd.value)):
+        raise _err(f"Round {rnd.value[:12]!r}… is {why}", rnd.pos, raw)
 
 
 def _check_player_ids(raw: RawRecord, tag: Tag, seats: int) -> None:

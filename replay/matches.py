@@ -6,13 +6,18 @@ from its records' tags and verdicts whenever one of them arrives or changes.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from replay import registry
+from replay.numbers import MAX_DIGITS
 from replay.record import GameRecord, Outcome, RawRecord, Variant
+
+#: a Round a match can order by (NOTATION.md §2; a bad one is its record's error)
+_ROUND = re.compile(rf"[1-9][0-9]{{0,{MAX_DIGITS - 1}}}")
 
 
 class MatchStatus(StrEnum):
@@ -66,7 +71,7 @@ def match_entry(
     return MatchEntry(
         event=raw.tag_value("Event") or "",
         match=match,
-        round=int(rnd) if rnd and rnd.isdigit() and int(rnd) > 0 else None,
+        round=int(rnd) if rnd and _ROUND.fullmatch(rnd) else None,
         game=record.game if record else raw.tag_value("Game"),
         players=record.players if record else None,
         variant=record.variant if record else None,

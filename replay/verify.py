@@ -170,6 +170,12 @@ def replay_verdict(record: GameRecord) -> tuple[Verdict, Sequence[int | None] | 
     return _judge(rules, state, record, len(actions)), numbers
 
 
+def _says_unfinished(record: GameRecord) -> bool:
+    """Whether the record's Result tag is ``*`` (a game that stopped before its end)."""
+    source = record.source
+    return source is not None and (source.tag_value("Result") or "").strip() == "*"
+
+
 def _judge(rules: AnyRules, state: object, record: GameRecord, done: int) -> Verdict:
     """The verdict once every action is replayed: the end, the outcome, the Result."""
     facts = rules.facts(state)
@@ -189,6 +195,15 @@ def _judge(rules: AnyRules, state: object, record: GameRecord, done: int) -> Ver
         return Verdict(Status.REJECTED, error=err, actions_verified=done, facts=facts)
     outcome = rules.outcome(state)
     claimed = record.result
+    if claimed is None and _says_unfinished(record):  # NOTATION.md §6
+        err = NotationError(
+            f'Result "*" says the game did not finish, but the replay reaches its end: '
+            f"{outcome.describe()}",
+            record.tag_pos("Result"),
+        )
+        return Verdict(
+            Status.REJECTED, outcome=outcome, error=err, actions_verified=done, facts=facts
+        )
     if claimed is not None and (
         claimed.scores != outcome.scores or claimed.team_result != outcome.team_result
     ):

@@ -117,15 +117,23 @@ def browser(orm_beside_playwright: None) -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    """A 1280x900 page; a JavaScript error on it fails the test."""
+    """A 1280x900 page; a JavaScript error on it, or anything the site's
+    Content-Security-Policy refused (an inline script or style, another origin), fails
+    the test."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(15_000)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     yield page
     context.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    assert not errors, f"JavaScript errors or CSP violations: {errors}"
 
 
 def _snap(page: Any, name: str) -> None:

@@ -16,6 +16,7 @@ import sys
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from csp.decorators import csp_replace
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -169,6 +170,9 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 @xframe_options_exempt
+# framed by any page (no frame-ancestors: that is what it is for; django-csp types
+# views as request-only)
+@csp_replace({"frame-ancestors": None})  # type: ignore[arg-type]
 def game_embed(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay alone (table, stepper, moves), for an iframe on another site: only a
     game anyone may see (looked up as for a visitor, so a private game is a 404 even

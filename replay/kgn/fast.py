@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 
 from replay.errors import Pos, make_pos
+from replay.numbers import MAX_DIGITS
 from replay.raw_action import ACTION_PATTERN, CompactAction
 from replay.record import RawRecord, Tag
 
@@ -97,6 +98,8 @@ def scan_record(
             number, seat, words = m.groups()
             if number is None:
                 add((seats[seat], words, None, i, m.start(2) + 1))
+            elif len(number) > MAX_DIGITS:
+                return None  # the general reader says where and why
             else:
                 k = numbers.get(number)
                 add((seats[seat], words, int(number) if k is None else k, i, m.start(1) + 1))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from replay.errors import NotationError, Pos
 from replay.kgn.fast import scan_record
+from replay.numbers import too_long
 from replay.raw_action import RawAction
 from replay.record import RawRecord, Tag
 
@@ -375,6 +376,8 @@ def _group(
             )
         if tok.kind == "num":
             close()
+            if why := too_long(tok.text):
+                raise _Stop(NotationError(f"move number {tok.text[:12]}… is {why}", tok.pos))
             number = tok
         elif tok.kind == "seat":
             close()

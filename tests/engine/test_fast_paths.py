@@ -179,7 +179,7 @@ def raw_record() -> RawRecord:
 @pytest.mark.parametrize(
     ("plain", "other"),
     [
-        ("A 17, B -4", "a 17 ,b -4"),
+        ("A 17, B -4", "A 17 ,B -4"),
         ("A 1, B 2, C 3", "C 3, B 2, A 1"),
         ("A -39, B 39", "A -39,B +39"),
     ],
