@@ -31,9 +31,9 @@ def canonical_index(game_status: str, records: Sequence[tuple[str, bool]]) -> in
 def canonical_first(records: QuerySet[Record], game_status: Any) -> QuerySet[Record]:
     """``records`` (of one game, or of several: then order by game first yourself, see
     ``search.exports``) with each game's canonical record first: the order
-    ``canonical_index`` follows.  ``game_status``: the game's status, e.g.
-    ``F("game__status")``, or ``OuterRef("status")`` in a subquery of games (annotated,
-    not ordered by, so that the outer reference is resolved)."""
+    ``canonical_index`` follows.  ``game_status``: the game's status, as
+    ``F("game__status")``, in a subquery of games too (SQLite, which ``make run``
+    uses, cannot read an outer column in a subquery's ORDER BY: no ``OuterRef``)."""
     ranked = records.annotate(
         canonical_no_text=Case(When(canonical="", then=Value(1)), default=Value(0)),
         canonical_other_verdict=Case(When(status=game_status, then=Value(0)), default=Value(1)),

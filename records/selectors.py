@@ -461,7 +461,9 @@ def same_deal(*, user: Any, game: Game, dealt_alike: bool | None = None) -> list
 def first_visible(user: Any) -> QuerySet[Record]:
     """The records of the outer game ``user`` may see, the canonical one first: the one
     a list shows (its event and date)."""
+    # the game's verdict through the record's own join, not OuterRef: SQLite (make run)
+    # cannot read an outer column in a subquery's ORDER BY
     return canonical_first(
         Record.objects.visible_to(user).filter(game=OuterRef("pk")).order_by(),
-        OuterRef("status"),
+        F("game__status"),
     )
