@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from lib.conflict import Conflict
+from lib.database_away import DETAIL, RETRY_AFTER, database_away
 
 logger = logging.getLogger("api")
 
@@ -81,7 +82,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         exc = exceptions.PermissionDenied(str(exc) or None)
 
     response = drf_exception_handler(exc, context)
-    if response is None:
+    request = context.get("request")
+    if response is None and database_away(exc):
+        logger.warning("database unreachable: %s", exc)
+        response = Response(
+            {"detail": DETAIL, "code": "unavailable"},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": str(RETRY_AFTER)},
+        )
+    elif response is None:
         view = context.get("view")
         logger.error("unhandled error in %s", type(view).__name__, exc_info=exc)
         response = Response(
@@ -101,7 +110,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
             "code": codes if isinstance(codes, str) else "error",
         }
 
-    request = context.get("request")
     renderer = getattr(request, "accepted_renderer", None)
     if request is not None and (renderer is None or renderer.format not in ("json", "api")):
         # e.g. a missing game asked for as KGN, or an unknown ?format=: errors are JSON

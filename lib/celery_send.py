@@ -11,11 +11,14 @@ knows.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
 from celery import current_app
 from django.db import transaction
+
+logger = logging.getLogger("kibitz.celery_send")
 
 #: every name declared with task_name (the test compares them with the worker's tasks)
 DECLARED: set[str] = set()
@@ -32,11 +35,30 @@ def send(name: str, args: Sequence[Any] = (), *, countdown: float | None = None)
     current_app.send_task(name, args=list(args), countdown=countdown)
 
 
+#: the (name, args) of tasks that could not be sent since the last unsent_clear()
+_UNSENT: list[tuple[str, tuple[Any, ...]]] = []
+
+
+def unsent() -> list[tuple[str, tuple[Any, ...]]]:
+    """The tasks send_on_commit could not hand to the broker (this process, since the
+    last :func:`unsent_clear`): a command can say so plainly (import_kgn)."""
+    return list(_UNSENT)
+
+
+def unsent_clear() -> None:
+    _UNSENT.clear()
+
+
 def send_on_commit(name: str, args: Sequence[Any] = (), *, countdown: float | None = None) -> None:
     """Send task ``name`` once the current transaction commits (at once outside one);
-    a broker error is logged, not raised (the sweeps send what was lost)."""
+    a broker error is logged in one line and noted (:func:`unsent`), not raised: what
+    was stored stays, and the sweeps send it once the broker is back."""
 
     def send_now() -> None:  # a function, not a partial: Django names it when it fails
-        send(name, args, countdown=countdown)
+        try:
+            send(name, args, countdown=countdown)
+        except Exception as exc:  # the broker is unreachable (kombu's errors vary)
+            _UNSENT.append((name, tuple(args)))
+            logger.warning("could not send %s%s: %s", name, tuple(args), exc)
 
     transaction.on_commit(send_now, robust=True)

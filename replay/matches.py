@@ -52,7 +52,7 @@ class MatchVerdict:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "event": self.event,
+            "event": self.event or None,  # no Event tag: null, not ""
             "match": self.match,
             "status": str(self.status),
             "round": self.round,

@@ -217,9 +217,23 @@ def test_generate_writes_whole_wild_escape_matches_by_default(tmp_path: Path) ->
     assert len(report["records"]) >= 2
     assert {r["status"] for r in report["records"]} == {"verified"}
     assert report["matches"] == [
-        {"event": "", "match": "M1", "status": "complete", "round": None, "message": None}
+        {"event": None, "match": "M1", "status": "complete", "round": None, "message": None}
     ]
     text = path.read_text(encoding="utf-8")
     assert '[Round "2"]' in text
     assert main([*args, "--single", "--count", "3", "-o", str(path)]) == 0
     assert "[Match " not in path.read_text(encoding="utf-8")
+
+
+def test_a_match_without_an_event_tag_says_event_null(tmp_path: Path) -> None:
+    """Issue 27: a match's ``event`` was ``""`` in the JSON when its records had no
+    Event tag; no tag is null, as everywhere in the JSON."""
+    from replay.generate import generate_match
+
+    records = generate_match("escalation-pierce", random.Random(5), match="M1", rounds=2)
+    text = write_records(records)
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("[Event "))
+    path = tmp_path / "match.kgn"
+    path.write_text(text + "\n", encoding="utf-8")
+    _, doc = run_json(tmp_path, path)
+    assert doc["matches"] and all(m["event"] is None for m in doc["matches"]), doc["matches"]

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from lib import celery_send
 from lib.progress import Bar
 from records.models import Upload, UploadStatus, Visibility
 from records.services import event_pick, import_paths
@@ -61,6 +62,7 @@ class Command(BaseCommand):
         visibility = Visibility.PRIVATE if options["private"] else Visibility.PUBLIC
         bar = Bar(cast(TextIO, self.stderr._out), total=0, label="import")  # the terminal, unstyled
         skipped: list[str] = []  # files refused at the door (nothing of them kept)
+        celery_send.unsent_clear()
         try:
             event = event_pick(owner=owner, name=options["event"])
             uploads = import_paths(
@@ -82,7 +84,14 @@ class Command(BaseCommand):
         bar.finish()
         for line in skipped:
             self.stderr.write(f"skipped {line}")
-        if options["wait"] and uploads:
+        waiting = {args[0] for name, args in celery_send.unsent() if args}
+        if waiting:
+            self.stderr.write(
+                "the broker (CELERY_BROKER_URL) is unreachable: the uploads below are "
+                "stored and will be sent to the workers when it returns (the periodic "
+                "sweep sends them; nothing needs uploading again)"
+            )
+        if options["wait"] and uploads and not waiting:
             uploads = self._wait(uploads)
         for upload in uploads:
             if options["now"] or options["wait"]:
@@ -92,6 +101,10 @@ class Command(BaseCommand):
                     f"{upload.records_rejected} rejected, {upload.records_incomplete} "
                     f"incomplete, {upload.records_duplicate} duplicates"
                     + (f" ({upload.error})" if upload.error else "")
+                )
+            elif upload.pk in waiting:
+                self.stdout.write(
+                    f"upload {upload.pk} {upload.original_name}: stored, waiting for the broker"
                 )
             else:
                 self.stdout.write(f"upload {upload.pk} {upload.original_name}: queued")
