@@ -26,6 +26,7 @@ bulk queries.  Memory: one batch of records.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import uuid
 from collections.abc import Callable, Sequence
@@ -33,10 +34,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
+from lib.database_away import database_away
 from lib.pg_analyze import analyze_grown
 from records.models import Batch, BatchStatus, Event, GameStatus, Record, Upload, UploadStatus
 from records.storage import VerdictRow, games_refresh, mark_duplicates, store_rows, verdict_row
@@ -168,6 +170,8 @@ def batch_verify(*, batch_id: int, worker: str = "", reraise: bool = False) -> b
 
     A failure releases the batch for another attempt (the sweep sends it again) and,
     after ``KIBITZ_BATCH_MAX_ATTEMPTS`` claims, marks the upload failed with the reason.
+    The database being away is no failure of the batch: it is given back uncounted
+    (when the database answers) and the error raised, for the task to retry.
     ``reraise`` (verification in this process) fails the upload at once and raises.
     """
     token = batch_claim(batch_id=batch_id, worker=worker)
@@ -182,6 +186,17 @@ def batch_verify(*, batch_id: int, worker: str = "", reraise: bool = False) -> b
         logger.warning("batch %s: its lease passed to another worker; nothing kept", batch_id)
         return False
     except Exception as exc:
+        if database_away(exc):
+            # not the batch's fault: give it back if the database answers (no attempt
+            # counted), and let the task try again (records.tasks: with backoff)
+            with contextlib.suppress(DatabaseError):
+                Batch.objects.filter(pk=batch_id, token=token).update(
+                    status=BatchStatus.PENDING,
+                    leased_until=None,
+                    token="",
+                    attempts=F("attempts") - 1,
+                )
+            raise
         logger.exception("batch %s of upload %s: verification failed", batch_id, batch.upload_id)
         Batch.objects.filter(pk=batch_id, token=token).update(
             status=BatchStatus.PENDING, leased_until=None, token=""

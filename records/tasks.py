@@ -11,16 +11,29 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 
 from records.ingest import batch_verify, ingest_sweep, upload_scan
 from records.mend import VERIFY_EDIT, edit_verify, edits_stalled
 from records.reverify import reverify_chunk as reverify_chunk_service
 from records.services import VERIFY_UPLOAD
 
+#: the database away (refused, dropped, timed out): the task tries again 1, 2, 4, 8,
+#: 16, 16… seconds later (about ten minutes in all), so that the ingest resumes within
+#: seconds of the database's return rather than at the next sweep after the lease
+TRANSIENT: dict[str, Any] = {
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": 1,
+    "retry_backoff_max": 16,
+    "retry_jitter": False,
+    "max_retries": 40,
+}
+
 
 @shared_task(
     name=VERIFY_UPLOAD,
     acks_late=True,
+    **TRANSIENT,
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
 )
@@ -36,6 +49,7 @@ def verify_upload(upload_id: int) -> None:
     acks_late=True,
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+    **TRANSIENT,
 )
 def verify_batch(self: Any, batch_id: int) -> None:
     """Verify one batch of records and store its verdicts (under a lease)."""

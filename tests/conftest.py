@@ -1,7 +1,8 @@
 """Shared test machinery: CI strictness, the postgres/broker markers and factories
 (plain functions handed out by fixtures).  Real Celery workers are in tests/workers.py,
 the page tests' fixtures (a real browser among them) in tests/pages.py, the API fuzz
-tests' in tests/fuzzing.py: all are loaded for every test folder (``pytest_plugins``).
+tests' in tests/fuzzing.py, a throwaway PostgreSQL cluster in tests/celery/pg_cluster.py:
+all are loaded for every test folder (``pytest_plugins``).
 
 Settings: pytest-django loads config.settings before this file runs; the dev profile
 (DEBUG=1) comes from pyproject.toml's ``env = ["D:DEBUG=1"]`` (pytest-env).
@@ -21,7 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 from django.conf import settings
 
-pytest_plugins = ["tests.workers", "tests.pages", "tests.fuzzing"]
+pytest_plugins = ["tests.workers", "tests.pages", "tests.fuzzing", "tests.celery.pg_cluster"]
 
 ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")

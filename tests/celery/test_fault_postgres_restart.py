@@ -12,22 +12,14 @@ beat sends it) gives it out again.
 
 from __future__ import annotations
 
-import contextlib
-import glob
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import psycopg
 import pytest
 
+from tests.celery.pg_cluster import MAKE_UPLOAD, Cluster, manage
 from tests.conftest import ROOT
 from tests.workers import SESSION_QUEUE, start_worker, stop_worker
 
@@ -35,99 +27,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 TIMEOUT = 180.0
 RECORDS, BATCH = 60, 4
-
-
-def _bin() -> Path | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if found:
-        return Path(found[-1]).parent
-    initdb = shutil.which("initdb")
-    return Path(initdb).parent if initdb else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Cluster:
-    """A PostgreSQL cluster in a temporary folder, on its own port."""
-
-    def __init__(self, bindir: Path, root: Path) -> None:
-        self.bindir, self.root, self.port = bindir, root, _free_port()
-        self.data, self.log = root / "data", root / "server.log"
-
-    def _run(self, *args: str) -> None:
-        command = [str(self.bindir / args[0]), *args[1:]]
-        if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-            command = ["runuser", "-u", "postgres", "--", *command]
-        subprocess.run(command, check=True, capture_output=True, timeout=120)
-
-    def init(self) -> None:
-        if os.geteuid() == 0:
-            shutil.chown(self.root, "postgres", "postgres")
-        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
-        self.start()
-
-    def start(self) -> None:
-        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "start")
-
-    def restart(self) -> None:
-        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run(
-            "pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options,
-            "-m", "fast", "-w", "restart",
-        )  # fmt: skip
-
-    def stop(self) -> None:
-        with contextlib.suppress(subprocess.CalledProcessError):
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
-
-    def url(self, database: str = "postgres") -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
-
-    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-        url = self.url("kibitz_fault").replace("postgres://", "postgresql://", 1)
-        with psycopg.connect(url, autocommit=True) as conn:
-            return list(conn.execute(sql, params).fetchall())
-
-
-@pytest.fixture
-def cluster() -> Iterator[Cluster]:
-    bindir = _bin()
-    if bindir is None:
-        pytest.skip("needs PostgreSQL's server programs (initdb): apt-get install postgresql")
-    root = Path(tempfile.mkdtemp(prefix="kibitz-pg-"))
-    found = Cluster(bindir, root)
-    try:
-        found.init()
-        yield found
-    finally:
-        found.stop()
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def _manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout
-
-
-_MAKE_UPLOAD = """
-from django.core.files.base import ContentFile
-from django.contrib.auth import get_user_model
-from records.services import upload_create
-from tests.conftest import Kgn
-owner = get_user_model().objects.create_user("organiser")
-upload = upload_create(owner=owner, file=ContentFile(Kgn.valid({n}, seed=27).encode(),
-                       name="restart.kgn"), enqueue=False)
-print(upload.pk)
-"""
 
 
 def test_a_postgres_restart_mid_job_loses_and_doubles_nothing(
@@ -148,8 +47,8 @@ def test_a_postgres_restart_mid_job_loses_and_doubles_nothing(
         "KIBITZ_BATCH_LEASE_SECONDS": "5",
         "PYTHONPATH": str(ROOT),
     }
-    _manage(env, "migrate", "--no-input")
-    upload_id = int(_manage(env, "shell", "-c", _MAKE_UPLOAD.format(n=RECORDS)).split()[-1])
+    manage(env, "migrate", "--no-input")
+    upload_id = int(manage(env, "shell", "-c", MAKE_UPLOAD.format(n=RECORDS)).split()[-1])
     worker = start_worker(
         app=app,
         broker_url=app.conf.broker_url,
