@@ -123,45 +123,19 @@ def upload_counts(upload: Upload) -> dict[str, int]:
     }
 
 
-class UploadOutput(serializers.ModelSerializer[Upload]):
+class UploadOutput(UploadListOutput):
     """The shape the upload page polls: keep it exactly as docs/api.md says."""
 
-    name = serializers.CharField(source="original_name")
-    owner = serializers.CharField(source="owner.get_username")
-    url = serializers.SerializerMethodField()
-    counts = serializers.SerializerMethodField()
+    # the list's fields, with its progress, notes and records
+
     progress = serializers.SerializerMethodField()
     records = serializers.SerializerMethodField()
-    event = serializers.SerializerMethodField()
 
-    class Meta:
-        model = Upload
+    class Meta(UploadListOutput.Meta):
         fields = [
-            "id",
-            "url",
-            "name",
-            "owner",
-            "status",
-            "visibility",
-            "created_at",
-            "finished_at",
-            "counts",
-            "progress",
-            "event",
-            "notes",
-            "records",
+            *(name for name in UploadListOutput.Meta.fields if name != "event"),
+            *("progress", "event", "notes", "records"),
         ]
-
-    def get_url(self, upload: Upload) -> str:
-        return absolute_url(self.context, reverse("api:upload-detail", kwargs={"pk": upload.pk}))
-
-    @extend_schema_field(CountsOutput)
-    def get_counts(self, upload: Upload) -> dict[str, int]:
-        return upload_counts(upload)
-
-    @extend_schema_field(EventRefOutput(allow_null=True))
-    def get_event(self, upload: Upload) -> dict[str, Any] | None:
-        return event_ref(self.context, upload.event)
 
     @extend_schema_field(ProgressOutput)
     def get_progress(self, upload: Upload) -> dict[str, Any]:

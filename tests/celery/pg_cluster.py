@@ -21,6 +21,7 @@ import psycopg
 import pytest
 
 from tests.conftest import ROOT
+from tests.workers import WorkerProcess, start_worker
 
 
 def _bin() -> Path | None:
@@ -104,7 +105,7 @@ def manage(env: dict[str, str], *args: str) -> str:
     return done.stdout
 
 
-MAKE_UPLOAD = """
+_MAKE_UPLOAD = """
 from django.core.files.base import ContentFile
 from django.contrib.auth import get_user_model
 from records.services import upload_create
@@ -114,3 +115,35 @@ upload = upload_create(owner=owner, file=ContentFile(Kgn.valid({n}, seed=27).enc
                        name="restart.kgn"), enqueue=False)
 print(upload.pk)
 """
+
+
+def pending_upload(
+    cluster: Cluster, *, app: Any, records: int, settings: dict[str, str], media: Path,
+    log_dir: Path, queue: str,
+) -> tuple[int, WorkerProcess]:  # fmt: skip
+    """A database ``kibitz_fault`` on ``cluster``, migrated, holding a pending upload of
+    ``records`` valid records, and a real worker on it (with ``settings`` in its
+    environment, taking ``queue``): the upload's id and the worker (stop it)."""
+    with psycopg.connect(cluster.url().replace("postgres://", "postgresql://", 1)) as conn:
+        conn.autocommit = True
+        conn.execute("CREATE DATABASE kibitz_fault")
+    env = {
+        **os.environ,
+        "DEBUG": "1",
+        "DATABASE_URL": cluster.url("kibitz_fault"),
+        "MEDIA_ROOT": str(media),
+        "PYTHONPATH": str(ROOT),
+        **settings,
+    }
+    manage(env, "migrate", "--no-input")
+    upload_id = int(manage(env, "shell", "-c", _MAKE_UPLOAD.format(n=records)).split()[-1])
+    worker = start_worker(
+        app=app,
+        broker_url=app.conf.broker_url,
+        database_url=cluster.url("kibitz_fault"),
+        media=media,
+        log_dir=log_dir,
+        extra_env=settings,
+        queue=queue,
+    )
+    return upload_id, worker

@@ -12,16 +12,14 @@ beat sends it) gives it out again.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
 import psycopg
 import pytest
 
-from tests.celery.pg_cluster import MAKE_UPLOAD, Cluster, manage
-from tests.conftest import ROOT
-from tests.workers import SESSION_QUEUE, start_worker, stop_worker
+from tests.celery.pg_cluster import Cluster, pending_upload
+from tests.workers import SESSION_QUEUE, stop_worker
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -34,28 +32,14 @@ def test_a_postgres_restart_mid_job_loses_and_doubles_nothing(
 ) -> None:
     from config.celery import app
 
-    with psycopg.connect(cluster.url().replace("postgres://", "postgresql://", 1)) as conn:
-        conn.autocommit = True
-        conn.execute("CREATE DATABASE kibitz_fault")
     queue = f"{SESSION_QUEUE}-pg-restart"
-    env = {
-        **os.environ,
-        "DEBUG": "1",
-        "DATABASE_URL": cluster.url("kibitz_fault"),
-        "MEDIA_ROOT": str(media_root),
-        "KIBITZ_BATCH_SIZE": str(BATCH),
-        "KIBITZ_BATCH_LEASE_SECONDS": "5",
-        "PYTHONPATH": str(ROOT),
-    }
-    manage(env, "migrate", "--no-input")
-    upload_id = int(manage(env, "shell", "-c", MAKE_UPLOAD.format(n=RECORDS)).split()[-1])
-    worker = start_worker(
+    upload_id, worker = pending_upload(
+        cluster,
         app=app,
-        broker_url=app.conf.broker_url,
-        database_url=cluster.url("kibitz_fault"),
+        records=RECORDS,
+        settings={"KIBITZ_BATCH_SIZE": str(BATCH), "KIBITZ_BATCH_LEASE_SECONDS": "5"},
         media=media_root,
         log_dir=tmp_path,
-        extra_env={"KIBITZ_BATCH_SIZE": str(BATCH), "KIBITZ_BATCH_LEASE_SECONDS": "5"},
         queue=queue,
     )
     try:
