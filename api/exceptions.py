@@ -1,10 +1,10 @@
 """The API's one exception handler: every error becomes JSON, never a stack trace.
 
-Shape: ``{"detail": message, "code": code}``, plus ``"errors": {field: [messages]}``
-for validation errors: always a list of strings per field, however the error was raised
-(a string, a list, nested errors of a nested field: made a flat list here); a refusal
-by the archive's state (lib.conflict.Conflict) is a 409 of the same shape, code
-``conflict``.  Django's
+Shape (lib.json_errors, the one builder of it): ``{"detail": message, "code": code}``,
+plus ``"errors": {field: [messages]}`` for validation errors: always a list of strings
+per field, however the error was raised (a string, a list, nested errors of a nested
+field: made a flat list here); a refusal by the archive's state
+(lib.conflict.Conflict) is a 409 of the same shape, code ``conflict``.  Django's
 ValidationError and Http404 (raised by services and selectors) map to 400 and 404;
 anything unexpected is logged and answered with 500.
 """
@@ -24,6 +24,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from lib.conflict import Conflict
 from lib.database_away import DETAIL, RETRY_AFTER, database_away
+from lib.json_errors import error_body
 
 logger = logging.getLogger("api")
 
@@ -86,7 +87,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if response is None and database_away(exc):
         logger.warning("database unreachable: %s", exc)
         response = Response(
-            {"detail": DETAIL, "code": "unavailable"},
+            error_body(DETAIL, "unavailable"),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": str(RETRY_AFTER)},
         )
@@ -94,21 +95,20 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         view = context.get("view")
         logger.error("unhandled error in %s", type(view).__name__, exc_info=exc)
         response = Response(
-            {"detail": "internal server error", "code": "server_error"},
+            error_body("internal server error", "server_error"),
             status=status.HTTP_500_INTERNAL_SERVER_ERROR,
         )
     elif isinstance(exc, exceptions.ValidationError):
-        response.data = {
-            "detail": _flatten(exc.detail),
-            "code": "conflict" if isinstance(exc, StateConflict) else "invalid",
-            "errors": field_errors(exc.detail),
-        }
+        response.data = error_body(
+            _flatten(exc.detail),
+            "conflict" if isinstance(exc, StateConflict) else "invalid",
+            field_errors(exc.detail),
+        )
     elif isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()
-        response.data = {
-            "detail": _flatten(exc.detail),
-            "code": codes if isinstance(codes, str) else "error",
-        }
+        response.data = error_body(
+            _flatten(exc.detail), codes if isinstance(codes, str) else "error"
+        )
 
     renderer = getattr(request, "accepted_renderer", None)
     if request is not None and (renderer is None or renderer.format not in ("json", "api")):

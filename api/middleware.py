@@ -24,11 +24,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from lib import ratelimit
+from lib.json_errors import json_error
 
 Handler = Callable[[HttpRequest], HttpResponseBase]
 
@@ -42,12 +43,8 @@ class UrlLengthMiddleware:
         query = request.META.get("QUERY_STRING", "")
         size = len(request.path.encode()) + (len(query.encode()) + 1 if query else 0)
         if size > limit:
-            return JsonResponse(
-                {
-                    "detail": f"the URL is {size} bytes long; at most {limit} are read",
-                    "code": "uri_too_long",
-                },
-                status=414,
+            return json_error(
+                414, f"the URL is {size} bytes long; at most {limit} are read", "uri_too_long"
             )
         return self.get_response(request)
 
@@ -77,10 +74,7 @@ class UnstorableTextMiddleware:
             return self.get_response(request)
         message = "a NUL character (\\0) cannot be stored or searched for"
         if request.path.startswith("/api/"):
-            return JsonResponse(
-                {"detail": f"{name}: {message}", "code": "invalid", "errors": {name: [message]}},
-                status=400,
-            )
+            return json_error(400, f"{name}: {message}", "invalid", errors={name: [message]})
         return render(request, "400.html", {"field": name, "reason": message}, status=400)
 
 

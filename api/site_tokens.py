@@ -22,12 +22,13 @@ from rest_framework import exceptions
 
 from api.authentication import INVALID_TOKEN, bearer_key, token_authenticate, view_name_of
 from api.scopes import SITE_ROUTES
+from lib.json_errors import json_error
 
 
 def _error(exc: exceptions.APIException) -> JsonResponse:
     codes = exc.get_codes()
-    body = {"detail": str(exc.detail), "code": codes if isinstance(codes, str) else "error"}
-    response = JsonResponse(body, status=exc.status_code)
+    code = codes if isinstance(codes, str) else "error"
+    response = json_error(exc.status_code, str(exc.detail), code)
     challenge = getattr(exc, "auth_header", None)
     if challenge or exc.status_code == 401:
         response["WWW-Authenticate"] = challenge or INVALID_TOKEN

@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import sys
 
-from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.template import loader
 
 from lib.database_away import DETAIL, RETRY_AFTER, database_away
+from lib.json_errors import json_error
 
 
 def unavailable(request: HttpRequest) -> HttpResponse:
     """The 503 of a route while the database is away."""
     if request.path.startswith("/api/"):
-        response: HttpResponse = JsonResponse(
-            {"detail": DETAIL, "code": "unavailable"},
-            status=503,
-        )
+        response: HttpResponse = json_error(503, DETAIL, "unavailable")
     elif request.path.startswith("/healthz"):
         response = HttpResponse("database unreachable\n", content_type="text/plain", status=503)
     else:  # rendered without a request context: the session is in the database too

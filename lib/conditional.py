@@ -22,9 +22,11 @@ import time
 from typing import Any
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.http import HttpRequest, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
+
+from lib.json_errors import json_error
 
 #: who asks changes the answer (private games); Accept changes its form
 VARY = ("Accept", "Authorization", "Cookie")
@@ -112,10 +114,6 @@ def _json_412(answer: HttpResponseBase) -> HttpResponseBase:
     """Errors are JSON: a failed ``If-Match`` / ``If-Unmodified-Since`` too."""
     if answer.status_code != 412:
         return answer
-    return JsonResponse(
-        {
-            "detail": "the resource does not match the request's conditions",
-            "code": "precondition_failed",
-        },
-        status=412,
+    return json_error(
+        412, "the resource does not match the request's conditions", "precondition_failed"
     )

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
-from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.http import HttpRequest, HttpResponseBase
+
+from lib.json_errors import json_error
 
 #: the attribute of a Django request that holds the states noted for it
 _ATTRIBUTE = "_kibitz_rate_limits"
@@ -100,12 +102,10 @@ def rate_limited(view: View) -> View:
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         wait = throttle_wait(request)
         if wait:
-            return JsonResponse(
-                {
-                    "detail": f"Request was throttled. Expected available in {wait} seconds.",
-                    "code": "throttled",
-                },
-                status=429,
+            return json_error(
+                429,
+                f"Request was throttled. Expected available in {wait} seconds.",
+                "throttled",
                 headers={"Retry-After": str(wait)},
             )
         return view(request, *args, **kwargs)
