@@ -60,7 +60,11 @@ class Limit:
         """Seconds until ``ident`` may have one more event (0: now), taking nothing."""
         if self.rate is None:
             return 0
-        held = cache.get_many(self._slots(ident))
+        return self._wait_from(cache.get_many(self._slots(ident)))
+
+    def _wait_from(self, held: dict[str, Any]) -> int:
+        """Seconds until one of the ``held`` slots frees (0: one is free)."""
+        assert self.rate is not None
         if len(held) < self.rate[0]:
             return 0
         oldest = min(float(when) for when in held.values())
@@ -72,10 +76,13 @@ class Limit:
         if self.rate is None:
             return 0
         now = time.time()
-        for slot in self._slots(ident):
-            if cache.add(slot, now, timeout=self.rate[1]):
+        slots = self._slots(ident)
+        held = cache.get_many(slots)  # one read; only the free slots are tried
+        for slot in slots:
+            if slot not in held and cache.add(slot, now, timeout=self.rate[1]):
                 return 0
-        return self.wait(ident) or 1
+        # every slot held (a free one seen may have been taken meanwhile: read again)
+        return (self._wait_from(held) if len(held) == len(slots) else self.wait(ident)) or 1
 
     def refund(self, ident: str) -> None:
         """Give back the newest slot of ``ident`` (a log-in that turned out right)."""

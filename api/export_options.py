@@ -80,7 +80,7 @@ def wanted_extras(params: Mapping[str, Any], *, kgn: bool) -> tuple[str, ...]:
     return tuple(name for name in EXTRAS if name in named)
 
 
-def stream_limit(params: Mapping[str, Any]) -> int | None:
+def answer_limit(params: Mapping[str, Any]) -> int | None:
     """``max`` as a whole number from 1 to MAX_GAMES, None when absent.  A 400 naming
     ``max`` for a bad value."""
     if "max" not in params:

@@ -30,8 +30,8 @@ from rest_framework.views import APIView
 from api.conditional import games_stream
 from api.export_options import (
     GAME_LIST_PARAMETERS,
+    answer_limit,
     games_with_extras,
-    stream_limit,
     wanted_extras,
 )
 from api.pagination import CursorPagination, stream_start, walk
@@ -157,7 +157,7 @@ class GamesListApi(ListApi):
         kgn = isinstance(request.accepted_renderer, KgnRenderer)
         ndjson = isinstance(request.accepted_renderer, NdjsonRenderer)
         extras = wanted_extras(request.query_params, kgn=kgn)
-        limit = stream_limit(request.query_params)
+        limit = answer_limit(request.query_params)
         serialize = (
             games_with_extras(serializer, request, extras) if extras else many(serializer, request)
         )
