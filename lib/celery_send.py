@@ -35,6 +35,25 @@ def send(name: str, args: Sequence[Any] = (), *, countdown: float | None = None)
     current_app.send_task(name, args=list(args), countdown=countdown)
 
 
+#: how a task running on a worker keeps trying to hand on work while the broker is
+#: away (kombu's retry policy: waits of 0, 1, 2 ... 8, 8 ... seconds, about a minute
+#: and a half in all) before it gives up and leaves the work to the sweeps.  A web
+#: request does not wait like this: its sends keep Celery's short default.
+WORKER_RETRY: dict[str, float] = {
+    "max_retries": 15,
+    "interval_start": 0,
+    "interval_step": 1,
+    "interval_max": 8,
+}
+
+
+def send_from_worker(task: Any, *args: Any) -> None:
+    """Send ``task`` (a task object) from inside a task, waiting out a broker outage of
+    up to about a minute and a half with backoff (:data:`WORKER_RETRY`); past it the
+    broker's error is raised and the sweeps send the work again."""
+    task.apply_async(args, retry=True, retry_policy=WORKER_RETRY)
+
+
 #: the (name, args) of tasks that could not be sent since the last unsent_clear()
 _UNSENT: list[tuple[str, tuple[Any, ...]]] = []
 

@@ -7,6 +7,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
+from lib.celery_send import send_from_worker
 from lib.send_once import started
 from ratings.services import UPDATE_RATINGS, pending_kinds, ratings_update
 
@@ -36,4 +37,4 @@ def sweep_ratings() -> None:
     """Beat: send ``update_ratings`` again for game ids whose queued changes waited
     longer than a minute (a message lost between the commit and the broker)."""
     for game in pending_kinds():
-        update_ratings.delay(game)
+        send_from_worker(update_ratings, game)

@@ -40,8 +40,9 @@ from django.utils import timezone
 
 from lib.database_away import database_away
 from lib.pg_analyze import analyze_grown
+from records.duplicates import duplicates_follow
 from records.models import Batch, BatchStatus, Event, GameStatus, Record, Upload, UploadStatus
-from records.storage import VerdictRow, games_refresh, mark_duplicates, store_rows, verdict_row
+from records.storage import VerdictRow, games_refresh, store_rows, verdict_row
 from replay import memo
 from replay.kgn.split import Span
 from replay.pipeline import (
@@ -254,8 +255,12 @@ def _commit(batch: Batch, token: str, rows: Sequence[VerdictRow]) -> None:
         upload_id=batch.upload_id, index__gte=first, index__lt=first + len(rows)
     )
     span.delete()
-    store_rows(batch.upload, rows)
-    duplicates = mark_duplicates(span)
+    store_rows(batch.upload, rows)  # its games locked until the commit
+    # every record of these games marked again, in this upload and in every other
+    # (an older upload's batch may commit after a newer upload finished): each
+    # upload's duplicate count moves with its marks (records/duplicates.py)
+    games = span.order_by().values_list("game_id", flat=True).distinct()
+    duplicates_follow(game_ids=list(games), locked=True)
     counts = dict.fromkeys(GameStatus.values, 0)
     for r in rows:
         counts[r.status] += 1
@@ -268,18 +273,14 @@ def _commit(batch: Batch, token: str, rows: Sequence[VerdictRow]) -> None:
         records_verified=F("records_verified") + counts[GameStatus.VERIFIED],
         records_rejected=F("records_rejected") + counts[GameStatus.REJECTED],
         records_incomplete=F("records_incomplete") + counts[GameStatus.INCOMPLETE],
-        records_duplicate=F("records_duplicate") + duplicates,
     )
     if (
         not Batch.objects.filter(upload_id=batch.upload_id)
         .exclude(status=BatchStatus.DONE)
         .exists()
     ):
-        # every other batch has committed: count the duplicates again, exactly (two
-        # batches holding the same game could not see each other's records)
-        exact = mark_duplicates(Record.objects.filter(upload_id=batch.upload_id))
         Upload.objects.filter(pk=batch.upload_id, status=UploadStatus.PROCESSING).update(
-            status=UploadStatus.DONE, finished_at=now, records_duplicate=exact
+            status=UploadStatus.DONE, finished_at=now
         )
 
 

@@ -35,6 +35,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from lib.celery_send import send_on_commit, task_name
+from records.duplicates import duplicates_follow
 from records.ingest import upload_event_follow
 from records.models import (
     EditStatus,
@@ -45,7 +46,7 @@ from records.models import (
     UploadStatus,
 )
 from records.selectors import upload_get
-from records.storage import games_refresh, mark_duplicates, store_game, verdict_row
+from records.storage import games_refresh, store_game, verdict_row
 from records.verdict_rows import VerdictRow
 from replay import memo
 from replay.kgn.reader import read_records
@@ -362,26 +363,7 @@ def _store(record: Record, row: VerdictRow, upload: Upload) -> None:
             counts[COUNTS[GameStatus(record.status)]] = F(COUNTS[GameStatus(record.status)]) + 1
     if counts:
         Upload.objects.filter(pk=upload.pk).update(**counts)
-    _duplicates_follow(upload, {old_game, game_id})
-
-
-def _duplicates_follow(upload: Upload, game_ids: set[int]) -> None:
-    """The duplicate marks of the records of ``game_ids`` in ``upload`` and in later
-    uploads set again (a record is a duplicate when an earlier record of its game is
-    one its uploader may see), and those uploads' counts with them (not an upload being
-    verified: its last batch counts them again)."""
-    later = (
-        Record.objects.filter(game_id__in=game_ids, upload_id__gt=upload.pk)
-        .order_by()
-        .values_list("upload_id", flat=True)
-        .distinct()
-    )
-    for upload_id in sorted({upload.pk, *later}):
-        mark_duplicates(Record.objects.filter(upload_id=upload_id, game_id__in=game_ids))
-        marked = Record.objects.filter(upload_id=upload_id, duplicate=True).count()
-        Upload.objects.filter(pk=upload_id).exclude(status__in=BUSY).update(
-            records_duplicate=marked
-        )
+    duplicates_follow(game_ids={old_game, game_id})
 
 
 def edits_stalled(*, now: datetime | None = None) -> list[int]:

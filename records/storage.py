@@ -15,12 +15,13 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Exists, Field, JSONField, Model, OuterRef, Q
+from django.db.models import Exists, Field, JSONField, Model, OuterRef
 from psycopg.types.json import Jsonb
 
 from lib.pg_copy import copy_rows, copy_values
 from records import facts
 from records.changes import NewGame, games_changed
+from records.duplicates import duplicates_follow, games_lock
 from records.identity import SeatKey, player_ids
 from records.models import Fact, Game, Record, Seat, Upload, Visibility
 from records.player_merge import repoint_aliases
@@ -29,7 +30,6 @@ from records.verdict_rows import VerdictRow, verdict_row
 __all__ = [
     "VerdictRow",
     "games_refresh",
-    "mark_duplicates",
     "store_game",
     "store_rows",
     "verdict_row",
@@ -196,7 +196,13 @@ def _copy_games(rows: Sequence[VerdictRow]) -> tuple[set[str], dict[str, int]]:
         new = set(games)
         rest = [r.identity for r in rows if r.identity not in games]
         if rest:
-            cursor.execute(f"SELECT identity, id FROM {table} WHERE identity = ANY(%s)", [rest])
+            # the games stored already, locked (records/duplicates.py: a second batch
+            # holding one waits here until this one commits, then sees its records)
+            cursor.execute(
+                f"SELECT identity, id FROM {table} WHERE identity = ANY(%s) "
+                "ORDER BY identity FOR UPDATE",
+                [rest],
+            )
             games.update(cursor.fetchall())
     return new, games
 
@@ -322,41 +328,23 @@ def _game_ids(games: Sequence[Game]) -> dict[str, int]:
     conflict with a game another worker just stored is skipped and read back)."""
     new = {g.identity: g for g in games}
     Game.objects.bulk_create([new[k] for k in sorted(new)], ignore_conflicts=True, batch_size=500)
-    return dict(Game.objects.filter(identity__in=new).values_list("identity", "id"))
-
-
-def mark_duplicates(records: Any) -> int:
-    """Set ``duplicate`` on ``records`` (a Record queryset of one upload): true when an
-    earlier record of the same game (an earlier upload, or earlier in this one) is in an
-    upload the uploader may see; the number marked.  Nothing counts against a private
-    upload of someone else's, so the count reveals nothing the uploader cannot see.
-    Only the rows whose mark changes are written."""
-    upload = records.values("upload_id").first()
-    if upload is None:
-        return 0
-    uploader = Upload.objects.select_related("owner").get(pk=upload["upload_id"]).owner
-    earlier = Record.objects.filter(game_id=OuterRef("game_id")).filter(
-        Q(upload_id__lt=OuterRef("upload_id"))
-        | Q(upload_id=OuterRef("upload_id"), index__lt=OuterRef("index"))
-    )
-    if not uploader.is_staff:
-        earlier = earlier.filter(
-            Q(upload__visibility=Visibility.PUBLIC) | Q(upload__owner_id=uploader.pk)
-        )
-    records.filter(duplicate=False).filter(Exists(earlier)).update(duplicate=True)
-    records.filter(duplicate=True).exclude(Exists(earlier)).update(duplicate=False)
-    return int(records.filter(duplicate=True).count())
+    stored = Game.objects.select_for_update().filter(identity__in=new).order_by("identity")
+    return dict(stored.values_list("identity", "id"))  # locked: see records/duplicates.py
 
 
 def games_refresh(*, game_ids: Sequence[int]) -> None:
-    """After records were removed: games no record holds any more are deleted, and
-    ``public`` is set again from the records that remain."""
+    """After records were removed (or an upload's visibility changed): games no record
+    holds any more are deleted, ``public`` is set again from the records that remain,
+    and so are the duplicate marks of their records (records/duplicates.py)."""
     if not game_ids:
         return
     ids = set(game_ids)
-    Game.objects.filter(id__in=ids).exclude(
-        Exists(Record.objects.filter(game_id=OuterRef("pk")))
-    ).delete()
-    public = Record.objects.filter(game_id=OuterRef("pk"), upload__visibility=Visibility.PUBLIC)
-    Game.objects.filter(id__in=ids).update(public=Exists(public))
+    with transaction.atomic():
+        games_lock(ids)
+        Game.objects.filter(id__in=ids).exclude(
+            Exists(Record.objects.filter(game_id=OuterRef("pk")))
+        ).delete()
+        public = Record.objects.filter(game_id=OuterRef("pk"), upload__visibility=Visibility.PUBLIC)
+        Game.objects.filter(id__in=ids).update(public=Exists(public))
+        duplicates_follow(game_ids=ids, locked=True)
     games_changed(game_ids=ids)

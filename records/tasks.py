@@ -13,6 +13,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
+from lib.celery_send import send_from_worker
 from records.ingest import batch_verify, ingest_sweep, upload_scan
 from records.mend import VERIFY_EDIT, edit_verify, edits_stalled
 from records.reverify import reverify_chunk as reverify_chunk_service
@@ -41,7 +42,7 @@ def verify_upload(upload_id: int) -> None:
     """Hand one upload's batches out (cut as it was taken in) and send each to the
     workers."""
     for batch_id in upload_scan(upload_id=upload_id):
-        verify_batch.delay(batch_id)
+        send_from_worker(verify_batch, batch_id)  # a broker blip is waited out
 
 
 @shared_task(
@@ -62,11 +63,11 @@ def sweep_uploads() -> None:
     whose worker died mid-way (see ``records.ingest.ingest_sweep``)."""
     found = ingest_sweep()
     for upload_id in found.uploads:
-        verify_upload.delay(upload_id)
+        send_from_worker(verify_upload, upload_id)
     for batch_id in found.batches:
-        verify_batch.delay(batch_id)
+        send_from_worker(verify_batch, batch_id)
     for edit_id in edits_stalled():
-        verify_edit.delay(edit_id)
+        send_from_worker(verify_edit, edit_id)
 
 
 @shared_task(

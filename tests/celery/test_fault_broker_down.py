@@ -14,6 +14,7 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -161,3 +162,71 @@ def test_an_upload_made_while_the_broker_is_down_is_verified_when_it_is_back(
     assert records.count() == upload.records_found == 5
     assert list(records.order_by("index").values_list("index", flat=True)) == [1, 2, 3, 4, 5]
     assert set(records.values_list("status", flat=True)) == {GameStatus.VERIFIED}
+
+
+def test_a_broker_blip_while_a_worker_hands_out_batches_is_waited_out(
+    redis: PrivateRedis,
+    user_factory: Any,
+    kgn: Any,
+    media_root: Path,
+    tmp_path: Path,
+    settings: Any,
+) -> None:
+    """The scan task hands an upload's batches to the workers; the broker goes away just
+    then and is back three seconds later.  The task waits it out with backoff
+    (lib.celery_send.WORKER_RETRY), every batch reaches the queue, and the upload is
+    verified at once, not a sweep and a lease later.  Before: the send gave up after
+    Celery's default policy (about a second) and the task failed with the broker's
+    error, leaving the batches to the sweep."""
+    import redis as redis_client
+
+    from config.celery import app as project_app
+    from config.celery import ingest_queue
+    from records.services import event_pick, upload_create
+    from records.tasks import verify_upload
+
+    settings.KIBITZ_BATCH_SIZE = 8  # five batches
+    owner = user_factory("organiser")
+    upload = upload_create(
+        owner=owner,
+        file=SimpleUploadedFile("blip.kgn", kgn.valid(40, seed=22).encode()),
+        event=event_pick(owner=owner, name="Blip"),
+        enqueue=False,
+    )
+    app = _app(redis.url)
+    redis.stop()
+    back = threading.Timer(3.0, redis.start)
+    back.start()
+    app.set_current()  # the task sends through the current app, as on a worker
+    try:
+        started = time.monotonic()
+        verify_upload(upload.pk)  # the task's body, here: as a worker runs it
+        waited = time.monotonic() - started
+    finally:
+        project_app.set_current()
+        back.join()
+    assert waited >= 2.5  # it did wait for the broker
+    batches = upload.batches.count()
+    assert batches > 1
+    queued = redis_client.Redis.from_url(redis.url).llen(ingest_queue(QUEUE))
+    assert queued == batches  # every batch reached the queue
+
+    worker = start_worker(
+        app=app,
+        broker_url=redis.url,
+        database_url=database_of_the_tests(),
+        media=media_root,
+        log_dir=tmp_path,
+        queue=QUEUE,
+    )
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            upload.refresh_from_db()
+            if upload.status in (UploadStatus.DONE, UploadStatus.FAILED):
+                break
+            time.sleep(0.25)
+        assert upload.status == UploadStatus.DONE, worker.log_tail()
+    finally:
+        stop_worker(worker)
+    assert upload.records_verified == 40

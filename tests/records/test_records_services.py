@@ -224,7 +224,12 @@ def test_sweep_task_sends_each_upload_to_verification(
     upload = upload_factory(text=kgn.valid(1), verify=False)
     Upload.objects.filter(pk=upload.pk).update(created_at=timezone.now() - timedelta(minutes=2))
     sent: list[int] = []
-    monkeypatch.setattr(tasks.verify_upload, "delay", sent.append)
+
+    def send(task: Any, *args: Any) -> None:
+        assert task is tasks.verify_upload
+        sent.extend(args)
+
+    monkeypatch.setattr(tasks, "send_from_worker", send)  # the broker's side: not here
     tasks.sweep_uploads()
     assert sent == [upload.pk]
 
@@ -232,11 +237,17 @@ def test_sweep_task_sends_each_upload_to_verification(
 def test_verify_tasks_scan_then_verify_each_batch(
     upload_factory: Any, kgn: Any, monkeypatch: Any, settings: Any
 ) -> None:
+    from records import tasks
     from records.tasks import verify_batch, verify_upload
 
     settings.KIBITZ_BATCH_SIZE = 2
     sent: list[int] = []
-    monkeypatch.setattr(verify_batch, "delay", sent.append)
+
+    def send(task: Any, *args: Any) -> None:
+        assert task is verify_batch
+        sent.extend(args)
+
+    monkeypatch.setattr(tasks, "send_from_worker", send)  # the broker's side: not here
     upload = upload_factory(text=kgn.valid(5), verify=False)
     verify_upload.run(upload.pk)  # the task bodies, in this process
     assert len(sent) == 3  # batches of 2, 2 and 1 records
