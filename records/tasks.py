@@ -72,6 +72,7 @@ def sweep_uploads() -> None:
 
 @shared_task(
     acks_late=True,
+    **TRANSIENT,
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
 )
@@ -83,6 +84,7 @@ def reverify_chunk(run_id: int, number: int, first_id: int, last_id: int) -> Non
 @shared_task(
     name=VERIFY_EDIT,
     acks_late=True,
+    **TRANSIENT,
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
 )
