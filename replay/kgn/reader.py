@@ -58,7 +58,7 @@ class _Stop(Exception):
 
 @dataclass
 class _Tok:
-    kind: str  # "num" | "seat" | "word" | "star" | "comment"
+    kind: str  # "num" | "seat" | "word" | "star" | "comment" | "junk" (a stray })
     text: str
     pos: Pos
 
@@ -211,9 +211,18 @@ class _Scanner:
                 continue
             if ch == ";":
                 return
-            if ch == "}":
-                raise _Stop(NotationError("a } closes no comment", Pos(lineno, col + 1)))
             rec.last_content_line = lineno
+            if ch == "}":
+                if not rec.in_movetext and line.startswith("["):
+                    raise _Stop(NotationError("a } closes no comment", Pos(lineno, col + 1)))
+                # in movetext a stray } is the fault of the action it stands in or
+                # before (NOTATION.md §8): _group decides which
+                if not rec.in_movetext:
+                    rec.in_movetext = True
+                    rec.tokens.extend(rec.pending)
+                rec.tokens.append(_Tok("junk", "}", Pos(lineno, col + 1)))
+                col += 1
+                continue
             if not rec.in_movetext and ch == "[":
                 col = self._tag(rec, line, lineno, col)
                 continue
@@ -282,10 +291,9 @@ class _Scanner:
         star, star_pos = False, None
         error = rec.error
         if error is None:
-            try:
-                actions, comments, star, star_pos = _group(rec.tokens, Pos(last, 1))
-            except _Stop as stop:
-                error = stop.error
+            # an action's fault leaves the actions before it (NOTATION.md §8: an
+            # earlier illegal action is reported before it, once they are replayed)
+            actions, comments, star, star_pos, error = _group(rec.tokens, Pos(last, 1))
         if error is not None:
             error = error.located(record=index)
         return RawRecord(
@@ -315,22 +323,51 @@ class _Open:
     comments: list[str] = field(default_factory=list)
 
 
+def _shown(tok: _Tok) -> str:
+    """A token as written (a move number with its dot, a seat label with its colon)."""
+    return (
+        f"{tok.text}." if tok.kind == "num" else f"{tok.text}:" if tok.kind == "seat" else tok.text
+    )
+
+
+def _next_seat(tokens: Sequence[_Tok], k: int) -> str | None:
+    """The seat label that follows ``tokens[k]`` before any move number or ``*``."""
+    for tok in tokens[k + 1 :]:
+        if tok.kind == "seat":
+            return tok.text
+        if tok.kind in ("num", "star"):
+            return None
+    return None
+
+
 def _group(
     tokens: list[_Tok], end: Pos
-) -> tuple[tuple[RawAction, ...], tuple[str, ...], bool, Pos | None]:
-    """Movetext tokens -> actions (NOTATION.md §4's generic shape)."""
+) -> tuple[tuple[RawAction, ...], tuple[str, ...], bool, Pos | None, NotationError | None]:
+    """Movetext tokens -> actions (NOTATION.md §4's generic shape), and the first
+    fault of the movetext's text, if any, with the actions before it.
+
+    NOTATION.md §8 says whose fault unreadable text is: text after a seat label, up to
+    the next move number, seat label or ``*``, is that action's; text before a seat
+    label (after a move number, or before the first action) is the next action's;
+    text after ``*`` is the last action's + 1.  Such a fault carries that action's
+    number and the position of the offending token; a movetext with no action and no
+    ``*`` is the record's fault (action None).
+    """
     actions: list[RawAction] = []
     pre: list[str] = []
     cur: _Open | None = None
     number: _Tok | None = None
     star: _Tok | None = None
 
-    def close() -> None:
+    def fault(message: str, pos: Pos, seat: str | None) -> NotationError:
+        return NotationError(message, pos, action=len(actions) + 1, seat=seat)
+
+    def close() -> NotationError | None:
         nonlocal cur
         if cur is None:
-            return
+            return None
         if not cur.words:
-            raise _Stop(NotationError(f"{cur.seat}: is followed by no move", cur.pos))
+            return fault(f"{cur.seat}: is followed by no move", cur.number_pos or cur.pos, cur.seat)
         actions.append(
             RawAction(
                 index=len(actions) + 1,
@@ -345,8 +382,14 @@ def _group(
             )
         )
         cur = None
+        return None
 
-    for tok in tokens:
+    def result(
+        error: NotationError | None,
+    ) -> tuple[tuple[RawAction, ...], tuple[str, ...], bool, Pos | None, NotationError | None]:
+        return tuple(actions), tuple(pre), star is not None, star.pos if star else None, error
+
+    for k, tok in enumerate(tokens):
         if tok.kind == "comment":
             if cur is not None:
                 cur.comments.append(tok.text)
@@ -366,21 +409,31 @@ def _group(
                 pre.append(tok.text)
             continue
         if star is not None:
-            raise _Stop(NotationError(f"{tok.text!r} follows the closing *", tok.pos))
+            return result(fault(f"{_shown(tok)!r} follows the closing *", tok.pos, None))
         if number is not None and tok.kind != "seat":
-            raise _Stop(
-                NotationError(
-                    f"move number {number.text}. must be followed by a seat label such as A:",
-                    number.pos,
+            return result(
+                fault(
+                    f"move number {number.text}. must be followed by a seat label such as "
+                    f"A:, not {_shown(tok)!r}",
+                    tok.pos,
+                    _next_seat(tokens, k),
                 )
             )
+        if tok.kind == "junk":
+            if cur is not None:
+                return result(fault("a } closes no comment", tok.pos, cur.seat))
+            return result(fault("a } closes no comment", tok.pos, _next_seat(tokens, k)))
         if tok.kind == "num":
-            close()
+            if error := close():
+                return result(error)
             if why := too_long(tok.text):
-                raise _Stop(NotationError(f"move number {tok.text[:12]}… is {why}", tok.pos))
+                return result(
+                    fault(f"move number {tok.text[:12]}… is {why}", tok.pos, _next_seat(tokens, k))
+                )
             number = tok
         elif tok.kind == "seat":
-            close()
+            if error := close():
+                return result(error)
             cur = _Open(
                 tok.text,
                 tok.pos,
@@ -389,29 +442,33 @@ def _group(
             )
             number = None
         elif tok.kind == "star":
-            close()
+            if error := close():
+                return result(error)
             star = tok
         else:
             if cur is None:
-                raise _Stop(
-                    NotationError(
+                return result(
+                    fault(
                         f"{tok.text!r} stands where a seat label such as A: is expected",
                         tok.pos,
+                        _next_seat(tokens, k),
                     )
                 )
             cur.words.append(tok.text)
             cur.word_pos.append(tok.pos)
     if number is not None:
-        raise _Stop(
-            NotationError(
+        return result(
+            fault(
                 f"move number {number.text}. must be followed by a seat label such as A:",
                 number.pos,
+                None,
             )
         )
-    close()
+    if error := close():
+        return result(error)
     if not actions and star is None:
-        raise _Stop(NotationError("the record has no movetext: at least one action, or *", end))
-    return tuple(actions), tuple(pre), star is not None, star.pos if star else None
+        return result(NotationError("the record has no movetext: at least one action, or *", end))
+    return result(None)
 
 
 def read_records(text: str) -> Iterator[RawRecord]:
