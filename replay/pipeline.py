@@ -29,9 +29,11 @@ from replay.verify import Status, Verdict, replay_verdict, rules_for
 class Checked:
     """One record of a file with its verdict.
 
-    ``record`` is None when the record could not be understood (its verdict is then
-    rejected, with a NotationError); ``canonical`` is the canonical KGN text whenever
-    the record loaded and it was asked for (``canonical=True``, the default).
+    ``record`` is None when the record could not be understood whole (its verdict is
+    then rejected: with a NotationError, or with an IllegalActionError when an action
+    before its first unreadable one is illegal); ``canonical`` is the canonical KGN
+    text whenever the record loaded and it was asked for (``canonical=True``, the
+    default).
     """
 
     index: int
