@@ -244,8 +244,25 @@ def _other_tags_key(kv: tuple[str, str]) -> tuple[int, str]:
 
 
 def load_record(raw: RawRecord) -> GameRecord:
-    """Understand one record.  Raises NotationError (with the record's index) on a fault."""
-    if raw.error is not None:
+    """Understand one record.  Raises NotationError (with the record's index) on a fault:
+    the record's own (tags, setup, ...) first, else its earliest unreadable action."""
+    record, fault = load_prefix(raw)
+    if fault is not None:
+        raise fault
+    return record
+
+
+def load_prefix(raw: RawRecord) -> tuple[GameRecord, NotationError | None]:
+    """Understand one record up to its first unreadable action (NOTATION.md §8).
+
+    Raises NotationError for a fault of the whole record (a tag, the setup, the
+    Variant, a malformed Result, an unclosed ``{``...).  Otherwise returns the record
+    with the actions before its first unreadable one (a word no move reads as, a seat
+    not at the table, junk where a seat label should stand, a token after ``*``) and
+    that action's error, or every action and None.  The caller replays the actions
+    first: an illegal one among them comes before the unreadable one in reading order.
+    """
+    if raw.error is not None and raw.error.action is None:
         raise raw.error
     tags = raw.tags
     by_name = {t.name: t for t in tags}
@@ -300,7 +317,9 @@ def load_record(raw: RawRecord) -> GameRecord:
         raise _err(exc.message, _tag_pos(raw, exc.tag), raw) from None
     rtag = by_name.get("Result")
     result = parse_result(rtag.value, rules, n, rtag.pos, raw) if rtag else None
-    actions = _actions(raw, rules, n)
+    actions, fault = _actions(raw, rules, n)
+    if fault is None:
+        fault = raw.error  # the reader's fault comes after every action it kept
     skip = _SKIPS.get(game)
     if skip is None:
         skip = memo.remember(_SKIPS, game, _SKIP | frozenset(own))
@@ -309,7 +328,7 @@ def load_record(raw: RawRecord) -> GameRecord:
     )
     if len(others) > 1:
         others.sort(key=_other_tags_key)
-    return GameRecord(
+    record = GameRecord(
         game=game,
         players=players,
         first=first,
@@ -323,6 +342,7 @@ def load_record(raw: RawRecord) -> GameRecord:
         index=raw.index,
         source=raw,
     )
+    return record, fault
 
 
 #: parsed moves by game and words as written: parse_move is a function of the words
@@ -330,13 +350,22 @@ def load_record(raw: RawRecord) -> GameRecord:
 _MOVES: dict[str, dict[str, object]] = {}
 
 
-def _actions(raw: RawRecord, rules: AnyRules, players: int) -> tuple[Action, ...]:
+def _actions(
+    raw: RawRecord, rules: AnyRules, players: int
+) -> tuple[tuple[Action, ...], NotationError | None]:
+    """The record's actions up to its first unreadable one, and that one's error."""
     if raw.compact is not None:
         fast = _compact_actions(raw.compact, rules, players)
         if fast is not None:
-            return fast
+            return fast, None
     # the general path, which alone reports errors (at the word that is wrong)
-    return tuple(_raw_actions(raw, rules, players))
+    out: list[Action] = []
+    try:
+        for action in _raw_actions(raw, rules, players):
+            out.append(action)
+    except NotationError as fault:
+        return tuple(out), fault
+    return tuple(out), None
 
 
 def _compact_actions(

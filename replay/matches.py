@@ -15,6 +15,7 @@ from enum import StrEnum
 from replay import registry
 from replay.numbers import MAX_DIGITS
 from replay.record import GameRecord, Outcome, RawRecord, Variant
+from replay.rules import AnyRules
 
 #: a Round a match can order by (NOTATION.md §2; a bad one is its record's error)
 _ROUND = re.compile(rf"[1-9][0-9]{{0,{MAX_DIGITS - 1}}}")
@@ -39,6 +40,8 @@ class MatchEntry:
     verified: bool
     record: GameRecord | None = None
     outcome: Outcome | None = None
+    #: the record's tags as written: a record that did not load is judged on them
+    tags: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +81,7 @@ def match_entry(
         verified=verified,
         record=record,
         outcome=outcome,
+        tags=() if record is not None else tuple((t.name, t.value) for t in raw.tags),
     )
 
 
@@ -107,23 +111,43 @@ def _breaks(entries: list[MatchEntry]) -> tuple[int | None, str] | None:
     if rules is not None:
         by_round = {e.round: e for e in ordered}
         length = rules.match_length(players=len(base.players)) if base.players else None
+        ended: int | None = None  # the round the match ended with, once found
         for e in ordered:
             assert e.round is not None
             if length is not None and e.round > length:
                 found.append((e.round, f"the match ended after {length} games"))
+            if ended is not None and e.round > ended:
+                # a game after the end, whatever its Round and whatever is missing
+                # before it (NOTATION.md §7)
+                found.append((e.round, f"the match ended with round {ended}"))
+                continue
+            if ended is None and _ends_match(rules, e):
+                ended = e.round
             prev = by_round.get(e.round - 1)
-            if prev is None or not prev.verified or prev.record is None or e.record is None:
+            if prev is None or not prev.verified or prev.record is None:
                 continue
             assert prev.outcome is not None
-            if rules.match_ended(prev.record, prev.outcome):
-                found.append((e.round, f"the match ended with round {prev.round}"))
-                continue
-            why = rules.match_break(prev.record, prev.outcome, e.record)
+            # a rejected record judges continuity all the same (§7): by its setup when
+            # it loaded (up to an unreadable action, maybe), else by its tags
+            if e.record is not None:
+                why = rules.match_break(prev.record, prev.outcome, e.record)
+            else:
+                why = rules.match_break_tags(prev.record, prev.outcome, dict(e.tags))
             if why:
                 found.append((e.round, why))
     if not found:
         return None
     return min(found, key=lambda f: f[0])
+
+
+def _ends_match(rules: AnyRules, e: MatchEntry) -> bool:
+    """Whether ``e`` is a verified game that ends its match."""
+    return (
+        e.verified
+        and e.record is not None
+        and e.outcome is not None
+        and rules.match_ended(e.record, e.outcome)
+    )
 
 
 def _verdict(event: str, match: str, entries: list[MatchEntry]) -> MatchVerdict:

@@ -16,7 +16,7 @@ from replay.errors import IllegalActionError, KgnError, NotationError
 from replay.kgn.reader import decode, read_records
 from replay.kgn.salvage import has_bad_text, salvage
 from replay.kgn.writer import move_texts, write_record
-from replay.load import load_record
+from replay.load import load_prefix
 from replay.matches import MatchEntry, MatchVerdict, match_entry, match_verdicts
 from replay.record import GameRecord, RawRecord
 from replay.rules import AnyRules
@@ -29,9 +29,11 @@ from replay.verify import Status, Verdict, replay_verdict, rules_for
 class Checked:
     """One record of a file with its verdict.
 
-    ``record`` is None when the record could not be understood (its verdict is then
-    rejected, with a NotationError); ``canonical`` is the canonical KGN text whenever
-    the record loaded and it was asked for (``canonical=True``, the default).
+    ``record`` is None when the record could not be understood whole (its verdict is
+    then rejected: with a NotationError, or with an IllegalActionError when an action
+    before its first unreadable one is illegal); ``canonical`` is the canonical KGN
+    text whenever the record loaded and it was asked for (``canonical=True``, the
+    default).
     """
 
     index: int
@@ -72,10 +74,22 @@ def check_raw(raw: RawRecord, *, canonical: bool = True) -> Checked:
     syntax-level record.  Never raises for bad input: every fault becomes a rejected
     verdict with a positioned error."""
     try:
-        record = load_record(raw)
+        record, fault = load_prefix(raw)
     except NotationError as err:
         verdict = Verdict(Status.REJECTED, error=err.located(record=raw.index))
         entry = match_entry(raw, None, verified=False, outcome=None)
+        return Checked(raw.index, raw, None, verdict, match=entry)
+    if fault is not None:
+        # an unreadable action: the actions before it replay first, and an illegal one
+        # among them is the error (NOTATION.md §8); the record is not understood whole,
+        # but its tags and setup are, and they judge its match (§7)
+        verdict = replay_verdict(record, fault=fault)[0]
+        verdict = Verdict(
+            Status.REJECTED,
+            error=_located(verdict.error, raw.index),
+            actions_verified=verdict.actions_verified,
+        )
+        entry = match_entry(raw, record, verified=False, outcome=None)
         return Checked(raw.index, raw, None, verdict, match=entry)
     verdict, numbers = replay_verdict(record)
     if verdict.error is not None:
@@ -92,6 +106,10 @@ def check_raw(raw: RawRecord, *, canonical: bool = True) -> Checked:
     # the replay's move numbers spare the writer a second replay
     text = write_record(record, numbers=numbers) if canonical else None
     return Checked(raw.index, raw, record, verdict, text, entry)
+
+
+def _located(error: KgnError | None, index: int) -> KgnError | None:
+    return error.located(record=index) if error is not None else None
 
 
 def check_text(text: str, *, canonical: bool = True) -> Iterator[Checked]:

@@ -306,6 +306,14 @@ class Rules(ABC, Generic[SetupT, MoveT, StateT]):
         """Why ``record`` cannot follow ``prev`` (verified, with ``outcome``) in a match."""
         return None
 
+    def match_break_tags(
+        self, prev: GameRecord, outcome: Outcome, tags: Mapping[str, str]
+    ) -> str | None:
+        """:meth:`match_break` for a record that did not load (its setup is unreadable),
+        judged on its tags as written (NOTATION.md §7: a rejected record's tags still
+        judge its match's continuity)."""
+        return None
+
     def match_setup(
         self,
         rng: random.Random,

@@ -119,10 +119,17 @@ def verify(record: GameRecord) -> Verdict:
     return replay_verdict(record)[0]
 
 
-def replay_verdict(record: GameRecord) -> tuple[Verdict, Sequence[int | None] | None]:
+def replay_verdict(
+    record: GameRecord, *, fault: KgnError | None = None
+) -> tuple[Verdict, Sequence[int | None] | None]:
     """:func:`verify`, and the move numbers the canonical writer prints before each
     action (what ``_check_number`` computed) when every action was replayed — the
     writer then need not replay the record again — else None.
+
+    ``fault`` is the error of an unreadable action that follows ``record``'s actions
+    (:func:`replay.load.load_prefix`): it is the verdict's error unless one of those
+    actions is illegal, which comes first in reading order (NOTATION.md §8); the end
+    of the game and the Result are then not judged.
 
     Cost: one pass over the actions; per action, ``is_over`` and ``apply`` (and
     ``trick_number`` for a game that numbers tricks).
@@ -167,6 +174,8 @@ def replay_verdict(record: GameRecord) -> tuple[Verdict, Sequence[int | None] | 
             numbers = expected
     except IllegalActionError as illegal:
         return Verdict(Status.REJECTED, error=illegal, actions_verified=done), None
+    if fault is not None:
+        return Verdict(Status.REJECTED, error=fault, actions_verified=len(actions)), None
     return _judge(rules, state, record, len(actions)), numbers
 
 

@@ -161,7 +161,7 @@ def parse_offense(value: str, *, first: int) -> int:
     return team
 
 
-def _tribute_pairs(value: str) -> list[tuple[int, int]]:
+def tribute_pairs(value: str) -> list[tuple[int, int]]:
     pairs: list[tuple[int, int]] = []
     for part in value.split(","):
         if not part.strip():
@@ -183,7 +183,7 @@ def parse_tribute(
     """The pairs, checked: givers in the defense, receivers in the offense, nobody
     twice, the first receiver is First (the last hand's first escaper), and the highest
     tribute goes to the first receiver (the givers' highest cards, from the Deal)."""
-    pairs = _tribute_pairs(value)
+    pairs = tribute_pairs(value)
     seen: set[int] = set()
     for g, r in pairs:
         for s in (g, r):

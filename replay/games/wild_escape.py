@@ -30,6 +30,7 @@ from replay.games import _wild_bot as bot
 from replay.games import _wild_legal as legal
 from replay.games import _wild_notation as wn
 from replay.games._wild_combos import RANKS, single_value
+from replay.games._wild_match import continuity, tags_continuity
 from replay.games._wild_notation import PLAYERS, TEAMS, Move, Pass, Play, Return, Setup, Tribute
 from replay.games._wild_reading import move_text, play_reading
 from replay.games._wild_state import (
@@ -376,29 +377,19 @@ class WildEscapeRules(Rules[Setup, Move, State]):
         nxt = next_hand(_final_state(self, prev))
         setup = record.setup
         assert isinstance(setup, Setup)
-        after = f"after the previous hand ({nxt.result})"
-        if setup.levels != nxt.levels:
-            return (
-                f"Levels should be {wn.write_levels(nxt.levels)} {after}, "
-                f"not {wn.write_levels(setup.levels)}"
-            )
-        if setup.offense != nxt.offense:
-            return (
-                f"Offense should be {TEAMS[nxt.offense]}, the team of the previous hand's "
-                f"first escaper ({_name(nxt.first)})"
-            )
-        if record.first != nxt.first:
-            return f"First should be {_name(nxt.first)}, the previous hand's first escaper"
-        givers = sorted(g for g, _ in setup.tribute)
-        receivers = [r for _, r in setup.tribute]
-        if givers != sorted(nxt.givers) or receivers != list(nxt.receivers):
-            if not nxt.givers:
-                return f"no tribute is owed {after}, but Tribute names some"
-            return (
-                f"Tribute should be owed by {', '.join(_name(g) for g in sorted(nxt.givers))} "
-                f"(trapped) to {', '.join(_name(r) for r in nxt.receivers)} (in escape order)"
-            )
-        return None
+        return continuity(
+            nxt,
+            levels=setup.levels,
+            offense=setup.offense,
+            first=record.first,
+            tribute=setup.tribute,
+        )
+
+    def match_break_tags(
+        self, prev: GameRecord, outcome: Outcome, tags: Mapping[str, str]
+    ) -> str | None:
+        nxt = next_hand(_final_state(self, prev))
+        return tags_continuity(nxt, tags, final=prev.variant[FINAL_LEVEL.name])
 
     def match_setup(
         self,

@@ -3,7 +3,9 @@
 The reader knows NOTATION.md §1–§2 and the generic shape of §4 (``[N.] X: words``,
 ``*``) but no game: it splits a file into records, reads tags, comments and actions
 as words, and leaves meaning to :mod:`replay.load`.  A fault in one record is kept on
-that record (``RawRecord.error``) and reading goes on with the next one.
+that record (``RawRecord.error``) and reading goes on with the next one.  Grouping
+the movetext's tokens into actions, and whose fault unreadable text is (NOTATION.md
+§8), is :mod:`replay.kgn.movetext`'s.
 
 Cost: one pass over the lines, regexes per line; no backtracking except after a ``{``
 left open at the end of the file (reading then resumes after the line of that ``{``).
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 
 from replay.errors import NotationError, Pos
 from replay.kgn.fast import scan_record
-from replay.numbers import too_long
+from replay.kgn.movetext import Tok, group_actions
 from replay.raw_action import RawAction
 from replay.record import RawRecord, Tag
 
@@ -57,21 +59,14 @@ class _Stop(Exception):
 
 
 @dataclass
-class _Tok:
-    kind: str  # "num" | "seat" | "word" | "star" | "comment"
-    text: str
-    pos: Pos
-
-
-@dataclass
 class _Builder:
     """Collects one record's tags and movetext tokens while lines are scanned."""
 
     first_line: int
     tags: list[Tag] = field(default_factory=list)
-    tokens: list[_Tok] = field(default_factory=list)
+    tokens: list[Tok] = field(default_factory=list)
     # comments after the last tag so far: the record's own if movetext follows
-    pending: list[_Tok] = field(default_factory=list)
+    pending: list[Tok] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     in_movetext: bool = False
     error: NotationError | None = None
@@ -195,7 +190,7 @@ class _Scanner:
                 self.comment.append(line[col:end])
                 text = " ".join(" ".join(self.comment).split())
                 assert self.comment_pos is not None
-                tok = _Tok("comment", text, self.comment_pos)
+                tok = Tok("comment", text, self.comment_pos)
                 (rec.tokens if rec.in_movetext else rec.pending).append(tok)
                 self.comment = None
                 col = end + 1
@@ -211,9 +206,18 @@ class _Scanner:
                 continue
             if ch == ";":
                 return
-            if ch == "}":
-                raise _Stop(NotationError("a } closes no comment", Pos(lineno, col + 1)))
             rec.last_content_line = lineno
+            if ch == "}":
+                if not rec.in_movetext and line.startswith("["):
+                    raise _Stop(NotationError("a } closes no comment", Pos(lineno, col + 1)))
+                # in movetext a stray } is the fault of the action it stands in or
+                # before (NOTATION.md §8): _group decides which
+                if not rec.in_movetext:
+                    rec.in_movetext = True
+                    rec.tokens.extend(rec.pending)
+                rec.tokens.append(Tok("junk", "}", Pos(lineno, col + 1)))
+                col += 1
+                continue
             if not rec.in_movetext and ch == "[":
                 col = self._tag(rec, line, lineno, col)
                 continue
@@ -259,16 +263,16 @@ class _Scanner:
         off = 0
         m = _NUMBER_RE.match(chunk)
         if m:
-            toks.append(_Tok("num", m.group(1), Pos(lineno, col + 1)))
+            toks.append(Tok("num", m.group(1), Pos(lineno, col + 1)))
             off = m.end()
         m = _SEAT_RE.match(chunk, off)
         if m:
-            toks.append(_Tok("seat", m.group(1).upper(), Pos(lineno, col + off + 1)))
+            toks.append(Tok("seat", m.group(1).upper(), Pos(lineno, col + off + 1)))
             off = m.end()
         if off < len(chunk):
             word = chunk[off:]
             kind = "star" if word == "*" else "word"
-            toks.append(_Tok(kind, word, Pos(lineno, col + off + 1)))
+            toks.append(Tok(kind, word, Pos(lineno, col + off + 1)))
 
     def _finish(self, rec: _Builder, index: int) -> RawRecord:
         last = rec.last_content_line or rec.first_line
@@ -282,10 +286,9 @@ class _Scanner:
         star, star_pos = False, None
         error = rec.error
         if error is None:
-            try:
-                actions, comments, star, star_pos = _group(rec.tokens, Pos(last, 1))
-            except _Stop as stop:
-                error = stop.error
+            # an action's fault leaves the actions before it (NOTATION.md §8: an
+            # earlier illegal action is reported before it, once they are replayed)
+            actions, comments, star, star_pos, error = group_actions(rec.tokens, Pos(last, 1))
         if error is not None:
             error = error.located(record=index)
         return RawRecord(
@@ -300,118 +303,6 @@ class _Scanner:
             text=text,
             error=error,
         )
-
-
-@dataclass
-class _Open:
-    """An action being collected."""
-
-    seat: str
-    pos: Pos
-    number: int | None
-    number_pos: Pos | None
-    words: list[str] = field(default_factory=list)
-    word_pos: list[Pos] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
-
-
-def _group(
-    tokens: list[_Tok], end: Pos
-) -> tuple[tuple[RawAction, ...], tuple[str, ...], bool, Pos | None]:
-    """Movetext tokens -> actions (NOTATION.md §4's generic shape)."""
-    actions: list[RawAction] = []
-    pre: list[str] = []
-    cur: _Open | None = None
-    number: _Tok | None = None
-    star: _Tok | None = None
-
-    def close() -> None:
-        nonlocal cur
-        if cur is None:
-            return
-        if not cur.words:
-            raise _Stop(NotationError(f"{cur.seat}: is followed by no move", cur.pos))
-        actions.append(
-            RawAction(
-                index=len(actions) + 1,
-                seat=cur.seat,
-                words=tuple(cur.words),
-                word_pos=tuple(cur.word_pos),
-                number=cur.number,
-                number_pos=cur.number_pos,
-                # NOTATION.md §8: errors point at the action's first token
-                pos=cur.number_pos or cur.pos,
-                comments=tuple(cur.comments),
-            )
-        )
-        cur = None
-
-    for tok in tokens:
-        if tok.kind == "comment":
-            if cur is not None:
-                cur.comments.append(tok.text)
-            elif actions:
-                last = actions[-1]
-                actions[-1] = RawAction(
-                    last.index,
-                    last.seat,
-                    last.words,
-                    last.word_pos,
-                    last.number,
-                    last.number_pos,
-                    last.pos,
-                    (*last.comments, tok.text),
-                )
-            else:
-                pre.append(tok.text)
-            continue
-        if star is not None:
-            raise _Stop(NotationError(f"{tok.text!r} follows the closing *", tok.pos))
-        if number is not None and tok.kind != "seat":
-            raise _Stop(
-                NotationError(
-                    f"move number {number.text}. must be followed by a seat label such as A:",
-                    number.pos,
-                )
-            )
-        if tok.kind == "num":
-            close()
-            if why := too_long(tok.text):
-                raise _Stop(NotationError(f"move number {tok.text[:12]}… is {why}", tok.pos))
-            number = tok
-        elif tok.kind == "seat":
-            close()
-            cur = _Open(
-                tok.text,
-                tok.pos,
-                int(number.text) if number else None,
-                number.pos if number else None,
-            )
-            number = None
-        elif tok.kind == "star":
-            close()
-            star = tok
-        else:
-            if cur is None:
-                raise _Stop(
-                    NotationError(
-                        f"{tok.text!r} stands where a seat label such as A: is expected",
-                        tok.pos,
-                    )
-                )
-            cur.words.append(tok.text)
-            cur.word_pos.append(tok.pos)
-    if number is not None:
-        raise _Stop(
-            NotationError(
-                f"move number {number.text}. must be followed by a seat label such as A:",
-                number.pos,
-            )
-        )
-    close()
-    if not actions and star is None:
-        raise _Stop(NotationError("the record has no movetext: at least one action, or *", end))
-    return tuple(actions), tuple(pre), star is not None, star.pos if star else None
 
 
 def read_records(text: str) -> Iterator[RawRecord]:
