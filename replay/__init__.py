@@ -10,7 +10,7 @@ Public entry points:
 """
 
 __all__ = ["ENGINE_VERSION", "__version__", "version_key"]
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 #: the version stored with every verdict (``manage.py reverify --since/--before`` compare
 #: it); raise it whenever a change to the engine may change a verdict
 ENGINE_VERSION = __version__
