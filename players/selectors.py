@@ -85,4 +85,4 @@ def player_games(*, user: Any, player: Player) -> QuerySet[Game]:
     """The games ``player`` sat in that ``user`` may see (default order: newest
     first).  One query when evaluated."""
     sat = Seat.objects.filter(game=OuterRef("pk"), player=player)
-    return Game.objects.visible_to(user).filter(Exists(sat)).order_by("-created_at", "-id")
+    return Game.objects.visible_to(user).filter(Exists(sat)).order_by("-listed_at", "-id")

@@ -60,14 +60,14 @@ def test_a_late_commit_is_not_skipped(
     games = list(Game.objects.filter(records__upload=upload).order_by("id"))
     now = timezone.now()
     Game.objects.filter(pk__in=[g.pk for g in games[:3]]).update(
-        created_at=now - dt.timedelta(hours=1)
+        listed_at=now - dt.timedelta(hours=1)
     )
-    Game.objects.filter(pk=games[3].pk).update(created_at=now - dt.timedelta(seconds=5))
+    Game.objects.filter(pk=games[3].pk).update(listed_at=now - dt.timedelta(seconds=5))
     late = games[2]  # as if its transaction began 10 s ago and committed only now
     Game.objects.filter(pk=late.pk).update(public=False)
     ids, sync = _sync_all(client, "/api/games/", {"sort": "stored"})
     assert late.pk not in ids and games[3].pk in ids
-    Game.objects.filter(pk=late.pk).update(public=True, created_at=now - dt.timedelta(seconds=10))
+    Game.objects.filter(pk=late.pk).update(public=True, listed_at=now - dt.timedelta(seconds=10))
     resumed = _ids(client.get("/api/games/", {"sort": "stored", "cursor": sync}).json())
     assert late.pk in resumed  # not skipped (the newest game comes again: dedupe by id)
     assert games[0].pk not in resumed
