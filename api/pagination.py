@@ -13,7 +13,8 @@ the list they were made for (its path, its order and every other query parameter
 ``cursor``, ``page_size`` and ``format``), so an edited, garbled or foreign cursor is a
 400 naming ``cursor``.  They are made and read here only.
 
-Lists in store order (``created_at`` then ``id``, ascending) also carry a sync cursor:
+Lists in store order (``created_at`` then ``id``, ascending; a game's time is its
+``listed_at``, when it was made public) also carry a sync cursor:
 where a later request resumes to get only what was stored since (docs/api.md "Sync").
 """
 
@@ -121,8 +122,9 @@ def row_values(row: Any, keys: Sequence[Key]) -> list[Any]:
 _SALT = "kibitz.api.cursor"
 #: the query parameters a cursor is not bound to: it may be sent with any of them
 UNBOUND = frozenset({"cursor", "page_size", "max", "format"})
-#: the order of lists in store order (sync cursors): when stored, then id
-STORED = (("created_at", False), ("id", False))
+#: the orders of lists in store order (sync cursors): when stored, then id (a game's
+#: time is when it was listed, ``Game.listed_at``: made public, else stored)
+STORED = ((("created_at", False), ("id", False)), (("listed_at", False), ("id", False)))
 #: beyond every id: a sync position at a moment, after all the rows stored then
 _LAST_ID = 2**63 - 1
 
@@ -172,7 +174,8 @@ def decode(token: str, keys: Sequence[Key], *, bound: str = "") -> tuple[list[An
         payload = signing.loads(token, salt=_SALT)
     except (signing.BadSignature, ValueError, TypeError):  # edited, or not a cursor at all
         raise _refuse("garbled or edited") from None
-    if payload["o"] != [[k.name, k.desc] for k in keys]:
+    order = [[k.name, k.desc] for k in keys]
+    if payload["o"] != order and _listed(payload["o"]) != order:
         raise _refuse("made for another order (sort)")
     if payload["f"] != bound:
         raise _refuse("made for another list or other filters")
@@ -182,9 +185,17 @@ def decode(token: str, keys: Sequence[Key], *, bound: str = "") -> tuple[list[An
     return [_typed(v) for v in values], backward
 
 
+def _listed(order: list[list[Any]]) -> list[list[Any]]:
+    """A game list's order as a cursor made before games had ``listed_at`` names it
+    (by ``created_at``): such a cursor reads as one by ``listed_at``, whose values
+    are times too; a game is listed when it is stored or later, so a sync resumed
+    from it skips nothing."""
+    return [["listed_at", desc] if name == "created_at" else [name, desc] for name, desc in order]
+
+
 def stored_order(keys: Sequence[Key]) -> bool:
     """Whether a list with this order is in store order (it has sync cursors)."""
-    return tuple((k.name, k.desc) for k in keys) == STORED
+    return tuple((k.name, k.desc) for k in keys) in STORED
 
 
 def sync_position(keys: Sequence[Key], end: Sequence[Any]) -> list[Any]:
@@ -214,7 +225,7 @@ def stream_start(qs: QuerySet[Any], request: Request) -> tuple[QuerySet[Any], st
         qs = qs.filter(after(keys, start))
     if not stored_order(keys):
         return qs, None
-    qs = qs.filter(created_at__lte=timezone.now())
+    qs = qs.filter(**{f"{keys[0].name}__lte": timezone.now()})
     last = qs.order_by(*(k.reversed().order() for k in keys)).values(*(k.name for k in keys))
     end = row_values(last[0], keys) if last else start
     return qs, encode(keys, sync_position(keys, end), bound=bound)

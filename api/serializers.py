@@ -211,6 +211,19 @@ class GameDetailOutput(GameListOutput):
     record = serializers.SerializerMethodField()
     records = serializers.SerializerMethodField()
     links = serializers.SerializerMethodField()
+    # what anyone may know of when: the game's listing, never a private first storing
+    created_at = serializers.DateTimeField(
+        source="listed_at",
+        read_only=True,
+        help_text="when the game was listed: made public (a public upload came to hold "
+        "it), or, while none has, first stored",
+    )
+    verified_at = serializers.DateTimeField(
+        source="verdict_at",
+        read_only=True,
+        allow_null=True,
+        help_text="when its verdict was given, never before `created_at`",
+    )
     moves = tags = kgn = None  # type: ignore[assignment]  # a list's extras: the detail has its own
 
     class Meta(GameListOutput.Meta):
@@ -353,8 +366,8 @@ def game_detail_data(
         ],
         "actions": actions,
         "facts": game.facts,
-        "created_at": _when(game.created_at),
-        "verified_at": _when(game.verified_at),
+        "created_at": _when(game.listed_at),
+        "verified_at": _when(Game.verdict_at.fget(game)),  # type: ignore[attr-defined]
         "record": record_row_data(record),
         "records": [record_row_data(row) for row in records],
     }

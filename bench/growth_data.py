@@ -379,7 +379,7 @@ def build(games: int, *, seed: int = 3, pool: tuple[tuple[str, str, int], ...] =
                         "records_game",
                         f"{gid}\t{hashlib.sha256(b'growth %d %d' % (games, gid)).hexdigest()}\t"
                         f"{hashlib.sha256(b'deal %d %d' % (games, gid)).hexdigest()}\t"
-                        f"{players_text}\t{public_text}\t{at}\t"
+                        f"{players_text}\t{public_text}\t{at}\t{at}\t"
                         f"{at if t['verified_at'] is not None else NULL}\t{t['game_tail']}",
                     )
                     letter_player = {}

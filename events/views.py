@@ -71,7 +71,7 @@ def event_list_view(request: HttpRequest) -> HttpResponse:
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = event_get(user=request.user, pk=pk)
     (summary,) = event_summaries([event], user=request.user)
-    games = event_games(user=request.user, event=event).order_by("-created_at", "-id")
+    games = event_games(user=request.user, event=event).order_by("-listed_at", "-id")
     page, page_range = page_of(
         request, with_labels(games, user=request.user).prefetch_related("seats__player")
     )

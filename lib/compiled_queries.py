@@ -80,8 +80,11 @@ class _Compiled:
         compiler = query.get_compiler(queryset.db)
         sql, params = compiler.as_sql()
         params = list(params)
+        # an id may come back wrapped in its column's type (psycopg's Int8 for a
+        # BigIntegerField), a subclass of int; run() passes the plain value, as an id
+        # of an AutoField always was (one past int8 then reads as numeric: no row)
         slots = {
-            name: [i for i, p in enumerate(params) if type(p) is type(v) and p == v]
+            name: [i for i, p in enumerate(params) if isinstance(p, type(v)) and p == v]
             for name, v in stand_ins.items()
         }
         missing = [name for name, found in slots.items() if not found]

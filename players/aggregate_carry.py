@@ -35,7 +35,7 @@ def rows_text(new: NewGame) -> str:
     return json.dumps(
         [
             new.kind,
-            new.created_at.isoformat(),
+            new.listed_at.isoformat(),
             game.placings is not None,
             game.team_game,
             game.draw,

@@ -68,7 +68,7 @@ class Row(NamedTuple):
 
     @property
     def order(self) -> tuple[datetime, int]:
-        """Where the game sorts, newest last (``Game.created_at``, then its id)."""
+        """Where the game sorts, newest last (``Game.listed_at``, then its id)."""
         return (self.created_at, self.game_id)
 
 
@@ -90,7 +90,7 @@ def rows_of(games: QuerySet[Game]) -> dict[int, list[Row]]:
                 pid,
                 result.pk,
                 result.game,
-                result.created_at,
+                result.listed_at,
                 True,
                 p.seat,
                 p.name,
@@ -110,7 +110,7 @@ def rows_of(games: QuerySet[Game]) -> dict[int, list[Row]]:
         Seat.objects.filter(game__in=unfinished.order_by().values("pk"))
         .order_by("game_id", "seat")
         .values_list(
-            "game_id", "seat", "player_id", "game__players_text", "game__game", "game__created_at"
+            "game_id", "seat", "player_id", "game__players_text", "game__game", "game__listed_at"
         )
     ):
         seats[row[0]].append(row)

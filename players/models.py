@@ -44,7 +44,7 @@ class ProfileGame(models.Model):
         Game, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
     )
     kind = models.CharField(max_length=64, blank=True)  # Game.game
-    created_at = models.DateTimeField()  # Game.created_at
+    created_at = models.DateTimeField()  # Game.listed_at (when the game was listed)
     finished = models.BooleanField(default=False)
     seat = models.PositiveSmallIntegerField()
     name = models.TextField(blank=True)  # the seat's name as the game writes it
@@ -102,7 +102,7 @@ class ProfileKind(models.Model):
 class ProfilePair(models.Model):
     """Two players' finished counted games together, seen from ``player``: as
     opponents and as partners, each with the other's name as the newest such game
-    (``Game.created_at``, then its id) writes it.  ``key`` is player << 32 | other."""
+    (``Game.listed_at``, then its id) writes it.  ``key`` is player << 32 | other."""
 
     key = models.BigIntegerField(unique=True)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")

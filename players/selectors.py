@@ -28,7 +28,7 @@ def player_list(*, user: Any, q: str = "") -> QuerySet[Player]:
     # the name as a visible game writes it (the first spelling may be a private one)
     seen = Seat.objects.filter(
         player=OuterRef("pk"), game__in=Game.objects.visible_to(user)
-    ).order_by("game_id")
+    ).order_by("game__listed_at", "game_id")
     players = Player.objects.filter(merged_into__isnull=True).select_related("owner", "claimed_by")
     players = players.annotate(
         seen_text=Subquery(seen.values("game__players_text")[:1]),
@@ -57,7 +57,7 @@ def visible_name(*, user: Any, player: Player) -> str | None:
     viewer may see none of the player's games.  Cost: one query."""
     seat = (
         Seat.objects.filter(player=player, game__in=Game.objects.visible_to(user))
-        .order_by("game_id")
+        .order_by("game__listed_at", "game_id")
         .values_list("game__players_text", "seat")
         .first()
     )
@@ -85,4 +85,4 @@ def player_games(*, user: Any, player: Player) -> QuerySet[Game]:
     """The games ``player`` sat in that ``user`` may see (default order: newest
     first).  One query when evaluated."""
     sat = Seat.objects.filter(game=OuterRef("pk"), player=player)
-    return Game.objects.visible_to(user).filter(Exists(sat)).order_by("-created_at", "-id")
+    return Game.objects.visible_to(user).filter(Exists(sat)).order_by("-listed_at", "-id")

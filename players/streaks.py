@@ -3,9 +3,9 @@
 Everything here is a pure function over ``events.standings.Result`` (the finished
 games the viewer may see, as ``game_results`` reads them), plus one thin selector.
 
-**Played order.**  Streaks run over the finished games in the order they were first
-stored (``Game.created_at``, then the game's id): the order every game list of the
-archive uses, reversed.  A game's ``Date`` tag is not used: it belongs to its records
+**Played order.**  Streaks run over the finished games in the order they were listed
+(``Game.listed_at``, then the game's id): the order every game list of the archive
+uses, reversed.  A game's ``Date`` tag is not used: it belongs to its records
 (one game may be held by several records with different tags, some of them private),
 is often partial (``2024.??.??``) or missing, and never says which of a day's games came
 first.

@@ -111,7 +111,7 @@ def versus_games(*, user: Any, a: Player, b: Player) -> QuerySet[Game]:
     return (
         Game.objects.visible_to(user)
         .filter(Exists(seats.filter(player=a)), Exists(seats.filter(player=b)))
-        .order_by("-created_at", "-id")
+        .order_by("-listed_at", "-id")
     )
 
 

@@ -88,7 +88,8 @@ def unhide_games(
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = [
-        "id", "game", "players_text", "status", "public", "hidden_at", "engine", "created_at"
+        "id", "game", "players_text", "status", "public", "hidden_at", "engine", "created_at",
+        "listed_at",
     ]  # fmt: skip
     list_filter = ["status", "game", "public", ("hidden_at", admin.EmptyFieldListFilter)]
     search_fields = ["players_text", "identity"]

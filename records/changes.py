@@ -30,14 +30,14 @@ if TYPE_CHECKING:
 @dataclass(eq=False)
 class NewGame:
     """A game the storage created in this transaction: its id, game id (``kind``), when
-    it was stored, whether a public upload holds it, the upload's time and the Date tag
-    of the game's first record in that upload.  :attr:`placed` (its seats, placed when
-    finished) is computed on first use, so a consumer that ignores the game costs
-    nothing."""
+    it was listed (``Game.listed_at``), whether a public upload holds it, the upload's
+    time and the Date tag of the game's first record in that upload.  :attr:`placed`
+    (its seats, placed when finished) is computed on first use, so a consumer that
+    ignores the game costs nothing."""
 
     pk: int
     kind: str
-    created_at: datetime
+    listed_at: datetime
     public: bool
     uploaded: datetime
     date_tag: str

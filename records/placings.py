@@ -61,7 +61,7 @@ class Result:
 
     pk: int
     game: str  # the game id ("escalation-knizia")
-    created_at: datetime
+    listed_at: datetime  # Game.listed_at
     team_game: bool
     draw: bool  # a team game that no team won
     placings: tuple[Placing, ...]
@@ -132,8 +132,8 @@ def game_results(games: QuerySet[Game]) -> list[Result]:
     players' names), whatever the number of games."""
     finished = games.filter(status=GameStatus.VERIFIED, result__isnull=False)
     rows = list(
-        finished.order_by("-created_at", "-id").values_list(
-            "pk", "game", "created_at", "winners", "result"
+        finished.order_by("-listed_at", "-id").values_list(
+            "pk", "game", "listed_at", "winners", "result"
         )
     )
     if not rows:
@@ -148,9 +148,9 @@ def game_results(games: QuerySet[Game]) -> list[Result]:
         # upload the viewer may not see
         seats[game_id].append((seat, player_id, seat_name(written, seat), score, won))
     results = []
-    for pk, game, created_at, winners, result in rows:
+    for pk, game, listed_at, winners, result in rows:
         placings, team_game, draw = seat_placings(game, winners, result, seats.get(pk, []))
-        results.append(Result(pk, game, created_at, team_game, draw, placings))
+        results.append(Result(pk, game, listed_at, team_game, draw, placings))
     return results
 
 

@@ -428,7 +428,7 @@ def _same_deal_ids(shape: str, *, game_id: int, deal: str, user_id: int = 0) -> 
         Game.objects.visible_to(_visitor(shape, user_id))
         .filter(deal=deal)
         .exclude(pk=game_id)
-        .order_by("created_at", "id")
+        .order_by("listed_at", "id")
         .values("id")[:SAME_DEAL_SHOWN]
     )
 
@@ -452,7 +452,7 @@ def same_deal(*, user: Any, game: Game, dealt_alike: bool | None = None) -> list
     games = list(
         Game.objects.visible_to(user)
         .filter(pk__in=ids)
-        .order_by("created_at", "id")
+        .order_by("listed_at", "id")
         .prefetch_related(_seats_with_players())
     )
     return [game, *games] if games else []

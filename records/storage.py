@@ -15,7 +15,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Exists, Field, JSONField, Model, OuterRef
+from django.db.models import Exists, Field, JSONField, Model, OuterRef, QuerySet
+from django.utils import timezone
 from psycopg.types.json import Jsonb
 
 from lib.pg_copy import copy_rows, copy_values
@@ -23,7 +24,7 @@ from records import facts
 from records.changes import NewGame, games_changed
 from records.duplicates import duplicates_follow, games_lock
 from records.identity import SeatKey, player_ids
-from records.models import Fact, Game, Record, Seat, Upload, Visibility
+from records.models import Fact, Game, Record, Seat, Upload, Visibility, new_game_id
 from records.player_merge import repoint_aliases
 from records.verdict_rows import VerdictRow, verdict_row
 
@@ -76,7 +77,7 @@ def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     players = _repointed(players)
     shared = [games[k] for k in last if k not in new]
     if public and shared:
-        Game.objects.filter(id__in=shared, public=False).update(public=True)
+        _publish(Game.objects.filter(id__in=shared))
     # the change feed: the new games with what the storage holds of them (consumers
     # queue what they need without reading them back), and the shared ones by id
     games_changed(
@@ -85,7 +86,7 @@ def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
             NewGame(
                 pk=games[r.identity],
                 kind=r.game_values["game"],
-                created_at=r.game_values["created_at"],
+                listed_at=r.game_values["listed_at"],
                 public=public,
                 uploaded=upload.created_at,
                 date_tag=str(first[r.identity].record_values["date"] or ""),
@@ -119,7 +120,7 @@ def _store_rows_orm(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     Record.objects.bulk_create([r.record for r in rows], batch_size=500)
     _store_seats(upload, rows, games)
     if upload.visibility == Visibility.PUBLIC:
-        Game.objects.filter(id__in=set(games.values()), public=False).update(public=True)
+        _publish(Game.objects.filter(id__in=set(games.values())))
     games_changed(game_ids=games.values())
 
 
@@ -162,11 +163,20 @@ def _plan(model: type[Model]) -> list[tuple[str, Any, str]]:
     ]
 
 
-def _copy_dicts(model: type[Model], objs: Sequence[dict[str, Any]], table: str = "") -> None:
-    """COPY dicts of values into the model's table (or ``table``, of the same columns)."""
+def _copy_dicts(
+    model: type[Model], objs: Sequence[dict[str, Any]], table: str = "", *, with_pk: bool = False
+) -> None:
+    """COPY dicts of values into the model's table (or ``table``, of the same columns);
+    ``with_pk``: the primary key too, first (each dict has it)."""
     if objs:
         columns = [f.column for f in _columns(model)]
-        copy_rows(table or model._meta.db_table, columns, _tuples(model, objs))
+        rows = _tuples(model, objs)
+        if with_pk:
+            pk = model._meta.pk
+            assert pk is not None
+            columns.insert(0, pk.column)
+            rows = ((obj[pk.attname], *row) for obj, row in zip(objs, rows, strict=True))
+        copy_rows(table or model._meta.db_table, columns, rows)
 
 
 #: the temporary table new games go through (one per connection, emptied at commit)
@@ -176,34 +186,47 @@ _NEW_GAMES = "kibitz_new_game"
 def _copy_games(rows: Sequence[VerdictRow]) -> tuple[set[str], dict[str, int]]:
     """Store the rows' games that are new (in identity order, so that two workers never
     wait on each other in a cycle; a game another worker stored first is skipped):
-    the identities this call created, and every identity's id."""
+    the identities this call created, and every identity's id.  Each new game gets a
+    random id (``new_game_id``); one that clashes with a stored id is drawn again."""
     table = Game._meta.db_table
-    fields = _columns(Game)
+    fields = [Game._meta.pk, *_columns(Game)]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     with connection.cursor() as cursor:
         cursor.execute(
             f"CREATE TEMPORARY TABLE IF NOT EXISTS {_NEW_GAMES} ON COMMIT DELETE ROWS "
             f"AS SELECT {columns} FROM {table} WITH NO DATA"
         )
-        cursor.execute(f"DELETE FROM {_NEW_GAMES}")  # another call in this transaction
-    _copy_dicts(Game, [r.game_values for r in rows], table=_NEW_GAMES)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {_NEW_GAMES} "
-            "ORDER BY identity ON CONFLICT (identity) DO NOTHING RETURNING identity, id"
-        )
-        games: dict[str, int] = dict(cursor.fetchall())
-        new = set(games)
-        rest = [r.identity for r in rows if r.identity not in games]
-        if rest:
-            # the games stored already, locked (records/duplicates.py: a second batch
-            # holding one waits here until this one commits, then sees its records)
+    games: dict[str, int] = {}
+    new: set[str] = set()
+    todo = list(rows)
+    while todo:
+        for r in todo:
+            r.game_values["id"] = new_game_id()
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {_NEW_GAMES}")  # another call in this transaction
+        _copy_dicts(Game, [r.game_values for r in todo], table=_NEW_GAMES, with_pk=True)
+        with connection.cursor() as cursor:
+            # no conflict target: a clash on the identity (stored meanwhile) or on the
+            # id (drawn twice) skips the row, read back or drawn again below
             cursor.execute(
-                f"SELECT identity, id FROM {table} WHERE identity = ANY(%s) "
-                "ORDER BY identity FOR UPDATE",
-                [rest],
+                f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {_NEW_GAMES} "
+                "ORDER BY identity ON CONFLICT DO NOTHING RETURNING identity, id"
             )
-            games.update(cursor.fetchall())
+            made = dict(cursor.fetchall())
+            new.update(made)
+            games.update(made)
+            rest = [r.identity for r in todo if r.identity not in made]
+            if rest:
+                # the games stored already, locked (records/duplicates.py: a second
+                # batch holding one waits here until this one commits, then sees its
+                # records)
+                cursor.execute(
+                    f"SELECT identity, id FROM {table} WHERE identity = ANY(%s) "
+                    "ORDER BY identity FOR UPDATE",
+                    [rest],
+                )
+                games.update(cursor.fetchall())
+        todo = [r for r in todo if r.identity not in games]
     return new, games
 
 
@@ -269,7 +292,7 @@ def store_game(row: VerdictRow, *, upload: Upload, replace: bool = False) -> int
         Fact.objects.filter(game_id=game_id).delete()
     _store_seats(namespace, [row], games, keep=keep)
     if upload.visibility == Visibility.PUBLIC:
-        Game.objects.filter(pk=game_id, public=False).update(public=True)
+        _publish(Game.objects.filter(pk=game_id))
     games_changed(game_ids=[game_id])
     return game_id
 
@@ -325,11 +348,26 @@ def _store_seats(
 def _game_ids(games: Sequence[Game]) -> dict[str, int]:
     """Ids of the games with these identities, creating those not stored yet (in
     identity order, so that two workers never wait on each other in a cycle; a
-    conflict with a game another worker just stored is skipped and read back)."""
+    conflict with a game another worker just stored is skipped and read back, one
+    with a stored id drawn again)."""
     new = {g.identity: g for g in games}
-    Game.objects.bulk_create([new[k] for k in sorted(new)], ignore_conflicts=True, batch_size=500)
-    stored = Game.objects.select_for_update().filter(identity__in=new).order_by("identity")
-    return dict(stored.values_list("identity", "id"))  # locked: see records/duplicates.py
+    found: dict[str, int] = {}
+    todo = sorted(new)
+    while todo:
+        Game.objects.bulk_create([new[k] for k in todo], ignore_conflicts=True, batch_size=500)
+        stored = Game.objects.select_for_update().filter(identity__in=todo).order_by("identity")
+        found.update(stored.values_list("identity", "id"))  # locked: records/duplicates.py
+        todo = [k for k in todo if k not in found]
+        for k in todo:  # not stored, not read back: its random id was taken
+            new[k].pk = new_game_id()
+    return found
+
+
+def _publish(games: QuerySet[Game]) -> None:
+    """Mark ``games`` public (a public upload holds them): those that were not are
+    listed now (``Game.listed_at``), so they sort and show as new from this moment,
+    whenever a private upload stored them, and a sync since an earlier time gets them."""
+    games.filter(public=False).update(public=True, listed_at=timezone.now())
 
 
 def games_refresh(*, game_ids: Sequence[int]) -> None:
@@ -345,6 +383,7 @@ def games_refresh(*, game_ids: Sequence[int]) -> None:
             Exists(Record.objects.filter(game_id=OuterRef("pk")))
         ).delete()
         public = Record.objects.filter(game_id=OuterRef("pk"), upload__visibility=Visibility.PUBLIC)
+        _publish(Game.objects.filter(id__in=ids).filter(Exists(public)))
         Game.objects.filter(id__in=ids).update(public=Exists(public))
         duplicates_follow(game_ids=ids, locked=True)
     games_changed(game_ids=ids)

@@ -157,6 +157,7 @@ def verdict_row(
         "best_score": facts.best_score(checked.game, outcome),
         "engine": ENGINE_VERSION,
         "created_at": now,
+        "listed_at": now,  # moved on when it becomes public (records/storage.py)
         "verified_at": now if played == GameStatus.VERIFIED else None,
     }
     index = checked.index + at.first_index - 1

@@ -1,15 +1,15 @@
 """The date-range search's bound (``search.selectors.game_list``, newest first).
 
 A date range filters the records' Date tags, while the list is ordered by the games'
-``created_at``: with the range in the past, walking the games newest first meant
+``listed_at``: with the range in the past, walking the games newest first meant
 walking every newer game before the first one in range, a cost that grows with the
 archive.  No game in range is newer than the newest record in range, so the list may
 start there: :func:`newest_bound` finds that record's game time (``Record.
-game_created_at``, copied by a trigger, migration 0013) through the index
+game_listed_at``, copied by a trigger, migrations 0013 and 0025) through the index
 ``record_month_game_time`` (the Date tag's first seven characters, its month, then the
 game time): one probe for each month that holds a record in range, found by a skip scan
-of the same index.  Bounding ``created_at`` by it leaves the result as it was (the bound
-is the largest ``created_at`` any game with a record in range has, whatever the
+of the same index.  Bounding ``listed_at`` by it leaves the result as it was (the bound
+is the largest ``listed_at`` any game with a record in range has, whatever the
 viewer), and the walk starts at the first game in range.
 
 On PostgreSQL only.  Every comparison of the Date tag (the index's expression, this
@@ -50,10 +50,10 @@ WITH RECURSIVE months(v) AS (
 )
 SELECT max(t.at), count(*), count(t.at)
 FROM months CROSS JOIN LATERAL (
-    SELECT r.game_created_at AS at FROM records_record r
+    SELECT r.game_listed_at AS at FROM records_record r
     WHERE {MONTH.format(t="r.")} = months.v AND r.date >= %(start)s COLLATE "C"
       AND (%(high)s IS NULL OR r.date <= %(high)s COLLATE "C")
-    ORDER BY r.game_created_at DESC
+    ORDER BY r.game_listed_at DESC
     LIMIT 1
 ) t
 WHERE %(high)s IS NULL OR months.v <= %(high)s COLLATE "C"
@@ -61,7 +61,7 @@ WHERE %(high)s IS NULL OR months.v <= %(high)s COLLATE "C"
 
 
 def newest_bound(start: str | None, stop: str | None) -> datetime | None:
-    """The largest ``Game.created_at`` among the games with a record (any, visible or
+    """The largest ``Game.listed_at`` among the games with a record (any, visible or
     not) whose Date tag is within ``start``..``stop`` (either may be None: open); None
     when no record is; UNBOUNDED when the bound cannot be read here (not PostgreSQL,
     a record in range without its copy).  Cost: one query, two index

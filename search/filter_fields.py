@@ -23,10 +23,11 @@ from viewer.templatetags.game_page import team_label
 
 #: the sort orders: key -> (label, order_by)
 SORTS: dict[str, tuple[str, tuple[Any, ...]]] = {
-    "newest": ("Newest first", ("-created_at", "-id")),
-    "oldest": ("Oldest first", ("created_at", "id")),
-    # the order games were stored in: the API's lists in it carry a sync cursor
-    "stored": ("In the order stored", ("created_at", "id")),
+    # by when a game was listed (``Game.listed_at``: made public, else stored)
+    "newest": ("Newest first", ("-listed_at", "-id")),
+    "oldest": ("Oldest first", ("listed_at", "id")),
+    # the order games were listed in: the API's lists in it carry a sync cursor
+    "stored": ("In the order stored", ("listed_at", "id")),
     "played": ("Date played, latest first", (F("played_on").desc(nulls_last=True), "-id")),
     "played-asc": ("Date played, earliest first", (F("played_on").asc(nulls_last=True), "id")),
     "longest": ("Most actions", ("-num_actions", "-id")),

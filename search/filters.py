@@ -472,7 +472,7 @@ class GameFilterSet(django_filters.FilterSet):
             if bound is None:  # no record in range at all
                 return qs.none()
             if bound is not UNBOUNDED:
-                qs = qs.filter(created_at__lte=bound)
+                qs = qs.filter(listed_at__lte=bound)
         return qs
 
     def _sorted(self, qs: QuerySet[Game], sort: str) -> QuerySet[Game]:

@@ -1,5 +1,6 @@
-"""``since`` / ``until``: bounds on when something was stored (a game's ``created_at``,
-an upload's), written as ISO 8601: a date (``2026-11-27``, its midnight UTC) or a date
+"""``since`` / ``until``: bounds on when something was stored (a game's ``listed_at``:
+when it was made public, else first stored; an upload's ``created_at``), written as
+ISO 8601: a date (``2026-11-27``, its midnight UTC) or a date
 and time (``2026-11-27T12:30``, ``…:00Z``, ``…:00.5+01:00``; without an offset, UTC).
 ``since`` is inclusive and ``until`` exclusive, so that windows laid end to end
 (``since=a&until=b``, then ``since=b&until=c``) neither overlap nor miss a row.
@@ -80,15 +81,16 @@ class StoredTimeFilter(django_filters.Filter):
 
 def stored_filter(name: str) -> StoredTimeFilter:
     """The game search's ``since`` (inclusive) or ``until`` (exclusive) on the time a
-    game was first stored (``Game.created_at``); a hidden field of the page's form."""
+    game was listed (``Game.listed_at``: made public, else first stored); a hidden
+    field of the page's form."""
     first = name == "since"
     filter_ = StoredTimeFilter(
-        field_name="created_at", lookup_expr="gte" if first else "lt", widget=forms.HiddenInput
+        field_name="listed_at", lookup_expr="gte" if first else "lt", widget=forms.HiddenInput
     )
     bound = "at or after this time (inclusive)" if first else "before this time (exclusive)"
     filter_.description = (
-        f"games first stored {bound}: an ISO 8601 date (its midnight UTC) or date and "
-        f"time (UTC without an offset), {_EXAMPLE}"
+        f"games stored (made public, or stored while private) {bound}: an ISO 8601 "
+        f"date (its midnight UTC) or date and time (UTC without an offset), {_EXAMPLE}"
     )
     return filter_
 

@@ -10,6 +10,8 @@ record of it is.  Every page, API call and export starts from it.
 
 from records.models.edits import EditStatus, RecordEdit
 from records.models.games import (
+    FIRST_GAME_ID,
+    LAST_GAME_ID,
     Fact,
     Game,
     GameQuerySet,
@@ -17,6 +19,7 @@ from records.models.games import (
     Record,
     RecordQuerySet,
     Seat,
+    new_game_id,
     seat_name,
 )
 from records.models.players import (
@@ -41,6 +44,8 @@ from records.models.uploads import (
 )
 
 __all__ = [
+    "FIRST_GAME_ID",
+    "LAST_GAME_ID",
     "Batch",
     "BatchStatus",
     "EditStatus",
@@ -65,6 +70,7 @@ __all__ = [
     "UploadQuerySet",
     "UploadStatus",
     "Visibility",
+    "new_game_id",
     "normalise_name",
     "part_path",
     "seat_name",

@@ -3,6 +3,8 @@ searchable facts, and the players who sit in them."""
 
 from __future__ import annotations
 
+import secrets
+from datetime import datetime
 from typing import Any
 
 from django.db import models
@@ -43,6 +45,19 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.filter(public=True, hidden_at__isnull=True)  # a game taken down: staff only
 
 
+#: game ids are drawn from [FIRST_GAME_ID, LAST_GAME_ID): above every id the old sequence
+#: gave (so never one of theirs), and exact in a JavaScript number (below 2**53)
+FIRST_GAME_ID, LAST_GAME_ID = 2**31, 2**53
+
+
+def new_game_id() -> int:
+    """A random id for a new game: an id says nothing of when, or after which other
+    game, it was stored (a sequence would: a low id shows a game stored long ago, even
+    privately).  A clash with a stored id is refused by the primary key and drawn again
+    (records/storage.py); at a million games its odds are about one in 10**10."""
+    return FIRST_GAME_ID + secrets.randbelow(LAST_GAME_ID - FIRST_GAME_ID)
+
+
 def seat_name(players_text: str, seat: int) -> str:
     """Seat ``seat``'s name as a game's Players tag writes it ("Ann; Bob" -> "Bob")."""
     names = players_text.split(";")
@@ -60,8 +75,15 @@ class Game(models.Model):
     record may be rejected where its game is verified (its Result tag is wrong).
     ``public`` is true while a public upload holds the game (kept by the ingest, see
     ``records.storage.games_refresh``), so that listing public games needs no join.
+
+    Its id is random (:func:`new_game_id`) and its time as shown and sorted everywhere
+    is ``listed_at``: when it became visible to the public (a public upload came to
+    hold it), or while no public upload ever has, when it was first stored.  Neither
+    tells anyone who sees a public copy of a game that a private upload stored it
+    earlier; ``created_at`` (first stored) is kept for the staff and never shown.
     """
 
+    id = models.BigIntegerField(primary_key=True, default=new_game_id, editable=False)
     identity = models.CharField(max_length=80, unique=True)
     game = models.CharField(max_length=64, db_index=True, blank=True)
     players_text = models.TextField(blank=True)  # "Ann; Bob; Cid"
@@ -79,7 +101,9 @@ class Game(models.Model):
     best_score = models.IntegerField(null=True, blank=True)
     engine = models.CharField(max_length=20, blank=True)  # replay.__version__ of the verdict
     public = models.BooleanField(default=False)
-    created_at = models.DateTimeField(default=timezone.now)  # first stored
+    created_at = models.DateTimeField(default=timezone.now)  # first stored (never shown)
+    # first visible to the public, else first stored: the time every list sorts and shows
+    listed_at = models.DateTimeField(default=timezone.now)
     verified_at = models.DateTimeField(null=True, blank=True)
     # a takedown (records/takedown.py): hidden from everyone but staff, not rated
     hidden_at = models.DateTimeField(null=True, blank=True)
@@ -88,12 +112,12 @@ class Game(models.Model):
     objects = GameQuerySet.as_manager()
 
     class Meta:
-        ordering = ["-created_at", "-id"]
+        ordering = ["-listed_at", "-id"]
         indexes = [
-            models.Index(fields=["-created_at", "-id"], name="game_newest"),
-            models.Index(fields=["status", "-created_at"], name="game_status_created"),
-            models.Index(fields=["public", "-created_at"], name="game_public_created"),
-            models.Index(fields=["game", "-created_at"], name="game_kind_created"),
+            models.Index(fields=["-listed_at", "-id"], name="game_newest"),
+            models.Index(fields=["status", "-listed_at"], name="game_status_listed"),
+            models.Index(fields=["public", "-listed_at"], name="game_public_listed"),
+            models.Index(fields=["game", "-listed_at"], name="game_kind_listed"),
             models.Index(fields=["num_actions"], name="game_length"),
             models.Index(fields=["best_score"], name="game_best_score"),
         ]
@@ -104,6 +128,12 @@ class Game(models.Model):
     @property
     def players(self) -> list[str]:
         return [p.strip() for p in self.players_text.split(";") if p.strip()]
+
+    @property
+    def verdict_at(self) -> datetime | None:
+        """``verified_at`` as shown: never before ``listed_at`` (a verdict given while
+        only a private upload held the game shows as given when it was listed)."""
+        return None if self.verified_at is None else max(self.verified_at, self.listed_at)
 
 
 class Record(models.Model):
@@ -136,10 +166,10 @@ class Record(models.Model):
     duplicate = models.BooleanField(default=False)  # see Upload.records_duplicate
     engine = models.CharField(max_length=20, blank=True)  # replay.__version__ of the verdict
     created_at = models.DateTimeField(default=timezone.now)
-    # the game's created_at, copied on PostgreSQL by a trigger (migration 0013) whenever
-    # a record is written or moved to another game: the date-range search's bound
-    # (search/selectors.py, ``_newest_bound``); NULL on SQLite
-    game_created_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # the game's listed_at, copied on PostgreSQL by a trigger (migrations 0013, 0025)
+    # whenever a record is written or moved to another game, or the game's listed_at
+    # changes: the date-range search's bound (search/date_bounds.py); NULL on SQLite
+    game_listed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = RecordQuerySet.as_manager()
 

@@ -41,7 +41,7 @@ def test_list_pages_games_newest_first(client: APIClient, archive: dict[str, Any
     ids = [g["id"] for g in body["results"] + second["results"] + third["results"]]
     # every game of the public upload, each once, in the list's total order
     assert sorted(ids) == sorted(archive["public"].records.values_list("game_id", flat=True))
-    newest_first = Game.objects.filter(pk__in=ids).order_by("-created_at", "-id")
+    newest_first = Game.objects.filter(pk__in=ids).order_by("-listed_at", "-id")
     assert ids == list(newest_first.values_list("pk", flat=True))
     game = body["results"][0]
     assert {"id", "url", "game", "status", "event", "date", "players", "result"} <= set(game)

@@ -34,13 +34,13 @@ def stored() -> dict[str, Any]:
     upload = make_upload(owner=owner, text=Kgn.valid(6, seed=81, event="Spring"))
     ids = list(upload.records.order_by("index").values_list("game_id", flat=True))
     for day, pk in enumerate(ids):
-        Game.objects.filter(pk=pk).update(created_at=T0 + timedelta(days=day, hours=12))
+        Game.objects.filter(pk=pk).update(listed_at=T0 + timedelta(days=day, hours=12))
     others = [make_upload(owner=owner, text=Kgn.valid(1, seed=82 + k)) for k in range(2)]
     uploads = [upload, *others]
     for day, made in enumerate(uploads):
         Upload.objects.filter(pk=made.pk).update(created_at=T0 + timedelta(days=day, hours=1))
     # the other uploads' games: stored long before
-    Game.objects.exclude(pk__in=ids).update(created_at=T0 - timedelta(days=400))
+    Game.objects.exclude(pk__in=ids).update(listed_at=T0 - timedelta(days=400))
     player = Game.objects.get(pk=ids[0]).seats.first().player  # type: ignore[union-attr]
     return {
         "games": ids,

@@ -11,9 +11,11 @@ import json
 from typing import Any
 
 import pytest
+from django.core import signing
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from api.pagination import _SALT
 from records.models import Game, Upload
 
 pytestmark = pytest.mark.django_db
@@ -60,14 +62,14 @@ def test_a_late_commit_is_not_skipped(
     games = list(Game.objects.filter(records__upload=upload).order_by("id"))
     now = timezone.now()
     Game.objects.filter(pk__in=[g.pk for g in games[:3]]).update(
-        created_at=now - dt.timedelta(hours=1)
+        listed_at=now - dt.timedelta(hours=1)
     )
-    Game.objects.filter(pk=games[3].pk).update(created_at=now - dt.timedelta(seconds=5))
+    Game.objects.filter(pk=games[3].pk).update(listed_at=now - dt.timedelta(seconds=5))
     late = games[2]  # as if its transaction began 10 s ago and committed only now
     Game.objects.filter(pk=late.pk).update(public=False)
     ids, sync = _sync_all(client, "/api/games/", {"sort": "stored"})
     assert late.pk not in ids and games[3].pk in ids
-    Game.objects.filter(pk=late.pk).update(public=True, created_at=now - dt.timedelta(seconds=10))
+    Game.objects.filter(pk=late.pk).update(public=True, listed_at=now - dt.timedelta(seconds=10))
     resumed = _ids(client.get("/api/games/", {"sort": "stored", "cursor": sync}).json())
     assert late.pk in resumed  # not skipped (the newest game comes again: dedupe by id)
     assert games[0].pk not in resumed
@@ -103,3 +105,22 @@ def test_uploads_in_store_order_sync_too(
     upload_factory(owner=owner, text=kgn.valid(1, seed=77))
     later = client.get("/api/uploads/", {"sort": "stored", "cursor": page["sync"]}).json()
     assert [u["id"] for u in later["results"]] == [Upload.objects.latest("id").pk]
+
+
+def test_a_game_sync_cursor_kept_from_before_listed_at_is_still_taken(
+    client: APIClient, settings: Any, user_factory: Any, upload_factory: Any, kgn: Any
+) -> None:
+    """A cursor made when games synced by ``created_at`` (before issue 27) reads as one
+    by ``listed_at``: the bot resumes without a 400 and misses nothing."""
+    settings.KIBITZ_SYNC_SETTLE_SECONDS = 0
+    owner = user_factory("owner")
+    upload_factory(owner=owner, text=kgn.valid(2, seed=74))
+    ids, sync = _sync_all(client, "/api/games/", {"sort": "stored"})
+    payload = signing.loads(sync, salt=_SALT)
+    assert payload["o"] == [["listed_at", False], ["id", False]]
+    payload["o"] = [["created_at", False], ["id", False]]
+    kept = signing.dumps(payload, salt=_SALT, compress=True)
+    upload_factory(owner=owner, text=kgn.valid(1, seed=75))
+    later = client.get("/api/games/", {"sort": "stored", "cursor": kept})
+    assert later.status_code == 200
+    assert len(_ids(later.json())) == 1 and not set(_ids(later.json())) & set(ids)

@@ -72,7 +72,7 @@ SIX = {"Ann": "ACE", "Bob": "BDF", "Cid": "ACE", "Dee": "BDF", "Eve": "ACE", "Fa
 
 def newest_first(*results: Result) -> list[Result]:
     """As ``game_results`` lists them."""
-    return sorted(results, key=lambda r: (r.created_at, r.pk), reverse=True)
+    return sorted(results, key=lambda r: (r.listed_at, r.pk), reverse=True)
 
 
 W, L, D = Outcome.WIN, Outcome.LOSS, Outcome.DRAW

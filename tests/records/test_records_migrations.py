@@ -48,6 +48,7 @@ RESHAPED = (
     "records_player",  # records 0020: namespaces
     "records_event",  # records 0023: an event's details
     "records_reverify",  # records 0022: a re-verification of one upload
+    "records_game",  # records 0025: when a game was listed
 )
 #: the tables made since the first edition (records 0020: players' namespaces and their
 #: audit log; a record's edits): not there to compare on the way back

@@ -35,7 +35,7 @@ def archive(user_factory: Any, upload_factory: Any, kgn: Any) -> dict[str, Any]:
 def test_game_list_is_newest_first_in_a_stable_order(archive: dict[str, Any]) -> None:
     games = list(game_list(user=ANON, filters={}))
     keys = [g.pk for g in games]
-    assert keys == [g.pk for g in sorted(games, key=lambda g: (g.created_at, g.pk), reverse=True)]
+    assert keys == [g.pk for g in sorted(games, key=lambda g: (g.listed_at, g.pk), reverse=True)]
     of = {name: {r.game_id for r in archive[name].records.all()} for name in ("first", "second")}
     # each game once; the later upload's games first
     assert len(keys) == len(set(keys)) == 9

@@ -56,10 +56,10 @@ def archive() -> dict[str, Any]:
     games = list(Game.objects.order_by("pk"))
     start = datetime(2024, 1, 1, tzinfo=UTC)
     for k, game in enumerate(games):
-        Game.objects.filter(pk=game.pk).update(created_at=start - timedelta(days=k % 9, hours=k))
+        Game.objects.filter(pk=game.pk).update(listed_at=start - timedelta(days=k % 9, hours=k))
     # the newest game of all has no record in 2020
     later = Record.objects.filter(date="2021.01.02").values_list("game_id", flat=True)
-    Game.objects.filter(pk__in=later[:1]).update(created_at=start + timedelta(days=30))
+    Game.objects.filter(pk__in=later[:1]).update(listed_at=start + timedelta(days=30))
     games_hide(game_ids=[games[3].pk, games[10].pk], reason="test")
     return {"viewers": [AnonymousUser(), ann, bob, staff], "ann": ann}
 
@@ -103,9 +103,9 @@ def test_bound_changes_no_result(archive: dict[str, Any], monkeypatch: pytest.Mo
 
 def test_bound_is_the_newest_game_time_in_range(archive: dict[str, Any]) -> None:
     in_range = Record.objects.filter(date__gte="2020.01.00", date__lte="2020.06~")
-    newest = max(r.game.created_at for r in in_range.select_related("game"))
+    newest = max(r.game.listed_at for r in in_range.select_related("game"))
     assert newest_bound("2020.01.00", "2020.06~") == newest
-    assert newest < max(Game.objects.values_list("created_at", flat=True))
+    assert newest < max(Game.objects.values_list("listed_at", flat=True))
     assert newest_bound("2030.00.00", None) is None
 
 
@@ -131,10 +131,10 @@ def test_records_copy_their_games_time() -> None:
     assert game is not None
 
     def copies() -> set[Any]:
-        return set(Record.objects.values_list("game_created_at", "game__created_at"))
+        return set(Record.objects.values_list("game_listed_at", "game__listed_at"))
 
     assert all(a == b is not None for a, b in copies())
-    Game.objects.filter(pk=game.pk).update(created_at=datetime(2001, 1, 1, tzinfo=UTC))
+    Game.objects.filter(pk=game.pk).update(listed_at=datetime(2001, 1, 1, tzinfo=UTC))
     assert all(a == b for a, b in copies())
     record = Record.objects.exclude(game=game).first()
     assert record is not None
