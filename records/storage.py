@@ -1,7 +1,7 @@
 """Storing verdicts: a record's verdict as rows (records/verdict_rows.py: the Record,
 the Game it holds, that game's seats) written each game once per identity, with its
-seats and searchable facts; the duplicate marks and the games' ``public`` flag kept
-right.
+seats and searchable facts; the games' ``public`` flag and first-visible time kept
+right, and the duplicate marks through records/duplicates.py.
 
 Used by the ingest (records/ingest.py), re-verification (records/reverify.py) and
 the upload signals (records/signals.py).
