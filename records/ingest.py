@@ -255,12 +255,11 @@ def _commit(batch: Batch, token: str, rows: Sequence[VerdictRow]) -> None:
         upload_id=batch.upload_id, index__gte=first, index__lt=first + len(rows)
     )
     span.delete()
-    store_rows(batch.upload, rows)  # its games locked until the commit
+    games = store_rows(batch.upload, rows)  # locked until the commit
     # every record of these games marked again, in this upload and in every other
     # (an older upload's batch may commit after a newer upload finished): each
     # upload's duplicate count moves with its marks (records/duplicates.py)
-    games = span.order_by().values_list("game_id", flat=True).distinct()
-    duplicates_follow(game_ids=list(games), locked=True)
+    duplicates_follow(game_ids=games, locked=True)
     counts = dict.fromkeys(GameStatus.values, 0)
     for r in rows:
         counts[r.status] += 1

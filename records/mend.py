@@ -354,7 +354,8 @@ def _store(record: Record, row: VerdictRow, upload: Upload) -> None:
     record.game_id = game_id
     record.save(update_fields=[*REPLACED, "game"])
     if old_game != game_id:
-        games_refresh(game_ids=[old_game])  # removed if no record holds it any more
+        # removed if no record holds it any more; its records' duplicate marks follow
+        games_refresh(game_ids=[old_game])
     counts: dict[str, Any] = {}
     if old_status != record.status:
         if old_status in COUNTS:
@@ -363,7 +364,7 @@ def _store(record: Record, row: VerdictRow, upload: Upload) -> None:
             counts[COUNTS[GameStatus(record.status)]] = F(COUNTS[GameStatus(record.status)]) + 1
     if counts:
         Upload.objects.filter(pk=upload.pk).update(**counts)
-    duplicates_follow(game_ids={old_game, game_id})
+    duplicates_follow(game_ids=[game_id])  # the old game's: games_refresh, above
 
 
 def edits_stalled(*, now: datetime | None = None) -> list[int]:

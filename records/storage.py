@@ -39,24 +39,24 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 
-def store_rows(upload: Upload, rows: Sequence[VerdictRow]) -> None:
+def store_rows(upload: Upload, rows: Sequence[VerdictRow]) -> set[int]:
     """Write rows as records, each attached to its game: a game whose identity is new
     is created with its seats and facts; one already stored is shared.  Call it inside
-    a transaction.
+    a transaction: the games' rows stay locked until it ends (records/duplicates.py).
+    The ids of the rows' games.
 
     On PostgreSQL the rows go in by COPY (games through a temporary table, so that a
     game another worker stored meanwhile is skipped): a handful of statements per
     batch, and no row written twice.  Elsewhere (SQLite) through ``bulk_create``."""
     if not rows:
-        return
+        return set()
     if connection.vendor != "postgresql":
-        _store_rows_orm(upload, rows)
-        return
+        return _store_rows_orm(upload, rows)
     with transaction.atomic():
-        _store_rows_copy(upload, rows)
+        return _store_rows_copy(upload, rows)
 
 
-def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
+def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> set[int]:
     public = upload.visibility == Visibility.PUBLIC
     last = {r.identity: r for r in rows}  # a game met twice: its last record's
     first: dict[str, VerdictRow] = {}  # ... and its first record (its Date tag)
@@ -96,6 +96,7 @@ def _store_rows_copy(upload: Upload, rows: Sequence[VerdictRow]) -> None:
             for r in created
         ],
     )
+    return set(games.values())
 
 
 def _players(upload: Upload, rows: Sequence[VerdictRow]) -> dict[SeatKey, int]:
@@ -112,7 +113,7 @@ def _repointed(players: dict[SeatKey, int]) -> dict[SeatKey, int]:
     return {k: aliases.get(v, v) for k, v in players.items()} if aliases else players
 
 
-def _store_rows_orm(upload: Upload, rows: Sequence[VerdictRow]) -> None:
+def _store_rows_orm(upload: Upload, rows: Sequence[VerdictRow]) -> set[int]:
     games = _game_ids([r.game for r in rows])
     for r in rows:
         r.record.upload = upload
@@ -122,6 +123,7 @@ def _store_rows_orm(upload: Upload, rows: Sequence[VerdictRow]) -> None:
     if upload.visibility == Visibility.PUBLIC:
         _publish(Game.objects.filter(id__in=set(games.values())))
     games_changed(game_ids=games.values())
+    return set(games.values())
 
 
 def _columns(model: type[Model]) -> list[Field[Any, Any]]:
@@ -384,6 +386,6 @@ def games_refresh(*, game_ids: Sequence[int]) -> None:
         ).delete()
         public = Record.objects.filter(game_id=OuterRef("pk"), upload__visibility=Visibility.PUBLIC)
         _publish(Game.objects.filter(id__in=ids).filter(Exists(public)))
-        Game.objects.filter(id__in=ids).update(public=Exists(public))
+        Game.objects.filter(id__in=ids, public=True).exclude(Exists(public)).update(public=False)
         duplicates_follow(game_ids=ids, locked=True)
     games_changed(game_ids=ids)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from replay.errors import IllegalActionError, KgnError, NotationError
 from replay.kgn.reader import decode, read_records
@@ -83,23 +83,11 @@ def check_raw(raw: RawRecord, *, canonical: bool = True) -> Checked:
         # an unreadable action: the actions before it replay first, and an illegal one
         # among them is the error (NOTATION.md §8); the record is not understood whole,
         # but its tags and setup are, and they judge its match (§7)
-        verdict = replay_verdict(record, fault=fault)[0]
-        verdict = Verdict(
-            Status.REJECTED,
-            error=_located(verdict.error, raw.index),
-            actions_verified=verdict.actions_verified,
-        )
+        verdict = _located(replay_verdict(record, fault=fault)[0], raw.index)
         entry = match_entry(raw, record, verified=False, outcome=None)
         return Checked(raw.index, raw, None, verdict, match=entry)
     verdict, numbers = replay_verdict(record)
-    if verdict.error is not None:
-        verdict = Verdict(
-            verdict.status,
-            outcome=verdict.outcome,
-            error=verdict.error.located(record=raw.index),
-            actions_verified=verdict.actions_verified,
-            facts=verdict.facts,
-        )
+    verdict = _located(verdict, raw.index)
     entry = match_entry(
         raw, record, verified=verdict.status is Status.VERIFIED, outcome=verdict.outcome
     )
@@ -108,8 +96,11 @@ def check_raw(raw: RawRecord, *, canonical: bool = True) -> Checked:
     return Checked(raw.index, raw, record, verdict, text, entry)
 
 
-def _located(error: KgnError | None, index: int) -> KgnError | None:
-    return error.located(record=index) if error is not None else None
+def _located(verdict: Verdict, index: int) -> Verdict:
+    """``verdict`` with its error, if any, placed in record ``index``."""
+    if verdict.error is None:
+        return verdict
+    return replace(verdict, error=verdict.error.located(record=index))
 
 
 def check_text(text: str, *, canonical: bool = True) -> Iterator[Checked]:
