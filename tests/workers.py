@@ -313,3 +313,16 @@ def workers(
     for worker in found.started:
         if worker.process.poll() is None:
             stop_worker(worker)
+
+
+def upload_settled(upload: Any, timeout: float) -> None:
+    """Poll ``upload``'s row (refreshing it) until the workers are done with it, done
+    or failed, or ``timeout`` seconds have passed; the caller asserts the status."""
+    from records.models import UploadStatus
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        upload.refresh_from_db()
+        if upload.status in (UploadStatus.DONE, UploadStatus.FAILED):
+            return
+        time.sleep(0.25)

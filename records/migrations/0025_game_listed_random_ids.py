@@ -22,55 +22,37 @@ from django.db.models.functions import Coalesce
 
 import records.models.games
 
-DROP_OLD = """
-DROP TRIGGER records_game_created_at ON records_game;
-DROP FUNCTION records_game_created_at();
-DROP TRIGGER records_record_game_created_at ON records_record;
-DROP FUNCTION records_record_game_created_at();
-"""
-OLD = """
-CREATE FUNCTION records_record_game_created_at() RETURNS trigger AS $$
+
+def _triggers(time: str) -> str:
+    """The PostgreSQL triggers that copy a game's ``time`` column onto its records'
+    ``game_<time>`` (migration 0013 made them for ``created_at``), and the copy made."""
+    return f"""
+CREATE FUNCTION records_record_game_{time}() RETURNS trigger AS $$
 BEGIN
-    NEW.game_created_at := (SELECT created_at FROM records_game WHERE id = NEW.game_id);
+    NEW.game_{time} := (SELECT {time} FROM records_game WHERE id = NEW.game_id);
     RETURN NEW;
 END $$ LANGUAGE plpgsql;
-CREATE TRIGGER records_record_game_created_at BEFORE INSERT OR UPDATE ON records_record
-    FOR EACH ROW EXECUTE FUNCTION records_record_game_created_at();
-CREATE FUNCTION records_game_created_at() RETURNS trigger AS $$
+CREATE TRIGGER records_record_game_{time} BEFORE INSERT OR UPDATE ON records_record
+    FOR EACH ROW EXECUTE FUNCTION records_record_game_{time}();
+CREATE FUNCTION records_game_{time}() RETURNS trigger AS $$
 BEGIN
-    UPDATE records_record SET game_created_at = NEW.created_at WHERE game_id = NEW.id;
+    UPDATE records_record SET game_{time} = NEW.{time} WHERE game_id = NEW.id;
     RETURN NULL;
 END $$ LANGUAGE plpgsql;
-CREATE TRIGGER records_game_created_at AFTER UPDATE OF created_at ON records_game
-    FOR EACH ROW WHEN (OLD.created_at IS DISTINCT FROM NEW.created_at)
-    EXECUTE FUNCTION records_game_created_at();
-UPDATE records_record r SET game_created_at = g.created_at FROM records_game g
+CREATE TRIGGER records_game_{time} AFTER UPDATE OF {time} ON records_game
+    FOR EACH ROW WHEN (OLD.{time} IS DISTINCT FROM NEW.{time})
+    EXECUTE FUNCTION records_game_{time}();
+UPDATE records_record r SET game_{time} = g.{time} FROM records_game g
     WHERE g.id = r.game_id;
 """
-NEW = """
-CREATE FUNCTION records_record_game_listed_at() RETURNS trigger AS $$
-BEGIN
-    NEW.game_listed_at := (SELECT listed_at FROM records_game WHERE id = NEW.game_id);
-    RETURN NEW;
-END $$ LANGUAGE plpgsql;
-CREATE TRIGGER records_record_game_listed_at BEFORE INSERT OR UPDATE ON records_record
-    FOR EACH ROW EXECUTE FUNCTION records_record_game_listed_at();
-CREATE FUNCTION records_game_listed_at() RETURNS trigger AS $$
-BEGIN
-    UPDATE records_record SET game_listed_at = NEW.listed_at WHERE game_id = NEW.id;
-    RETURN NULL;
-END $$ LANGUAGE plpgsql;
-CREATE TRIGGER records_game_listed_at AFTER UPDATE OF listed_at ON records_game
-    FOR EACH ROW WHEN (OLD.listed_at IS DISTINCT FROM NEW.listed_at)
-    EXECUTE FUNCTION records_game_listed_at();
-UPDATE records_record r SET game_listed_at = g.listed_at FROM records_game g
-    WHERE g.id = r.game_id;
-"""
-DROP_NEW = """
-DROP TRIGGER records_game_listed_at ON records_game;
-DROP FUNCTION records_game_listed_at();
-DROP TRIGGER records_record_game_listed_at ON records_record;
-DROP FUNCTION records_record_game_listed_at();
+
+
+def _drop_triggers(time: str) -> str:
+    return f"""
+DROP TRIGGER records_game_{time} ON records_game;
+DROP FUNCTION records_game_{time}();
+DROP TRIGGER records_record_game_{time} ON records_record;
+DROP FUNCTION records_record_game_{time}();
 """
 
 
@@ -122,7 +104,9 @@ class Migration(migrations.Migration):
             model_name="game",
             name="game_kind_created",
         ),
-        migrations.RunPython(_on_postgresql(DROP_OLD), _on_postgresql(OLD)),
+        migrations.RunPython(
+            _on_postgresql(_drop_triggers("created_at")), _on_postgresql(_triggers("created_at"))
+        ),
         migrations.RenameField(
             model_name="record",
             old_name="game_created_at",
@@ -134,7 +118,9 @@ class Migration(migrations.Migration):
             field=models.DateTimeField(default=django.utils.timezone.now),
         ),
         migrations.RunPython(_listed, migrations.RunPython.noop),
-        migrations.RunPython(_on_postgresql(NEW), _on_postgresql(DROP_NEW)),
+        migrations.RunPython(
+            _on_postgresql(_triggers("listed_at")), _on_postgresql(_drop_triggers("listed_at"))
+        ),
         migrations.AlterField(
             model_name="game",
             name="id",

@@ -29,7 +29,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from records.models import GameStatus, Record, Upload, UploadStatus
-from tests.workers import SESSION_QUEUE, start_worker, stop_worker
+from tests.workers import SESSION_QUEUE, start_worker, stop_worker, upload_settled
 from tests.workers import tests_database_url as database_of_the_tests
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -149,12 +149,7 @@ def test_an_upload_made_while_the_broker_is_down_is_verified_when_it_is_back(
         # a minute later, beat's sweep finds it and sends it again
         Upload.objects.filter(pk=upload.pk).update(created_at=timezone.now() - timedelta(minutes=2))
         app.send_task("records.tasks.sweep_uploads", queue=QUEUE)
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            upload.refresh_from_db()
-            if upload.status in (UploadStatus.DONE, UploadStatus.FAILED):
-                break
-            time.sleep(0.25)
+        upload_settled(upload, TIMEOUT)
         assert upload.status == UploadStatus.DONE, worker.log_tail()
     finally:
         stop_worker(worker)
@@ -220,12 +215,7 @@ def test_a_broker_blip_while_a_worker_hands_out_batches_is_waited_out(
         queue=QUEUE,
     )
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            upload.refresh_from_db()
-            if upload.status in (UploadStatus.DONE, UploadStatus.FAILED):
-                break
-            time.sleep(0.25)
+        upload_settled(upload, TIMEOUT)
         assert upload.status == UploadStatus.DONE, worker.log_tail()
     finally:
         stop_worker(worker)

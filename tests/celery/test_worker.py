@@ -7,7 +7,6 @@ ceiling for a slow machine, not a speed requirement.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +15,7 @@ from django.core.files.base import ContentFile
 
 from records.models import GameStatus, Record, Upload, UploadStatus
 from records.services import upload_create
+from tests.workers import upload_settled
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,12 +34,7 @@ def _upload_and_wait(app: Any, owner: Any, kgn: Any) -> tuple[Upload, int]:
         )
     finally:
         project_app.set_current()
-    deadline = time.monotonic() + POLL_TIMEOUT
-    while time.monotonic() < deadline:
-        upload.refresh_from_db()
-        if upload.status in (UploadStatus.DONE, UploadStatus.FAILED):
-            break
-        time.sleep(0.25)
+    upload_settled(upload, POLL_TIMEOUT)
     return upload, bad_action
 
 

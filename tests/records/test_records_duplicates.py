@@ -42,6 +42,33 @@ def _verified(text: str, *, owner: Any, visibility: str = Visibility.PUBLIC) -> 
     return upload
 
 
+def _stalled(upload: Upload) -> list[int]:
+    """Scan ``upload`` and have a worker take its batches, then stall (or die): their
+    ids."""
+    batches = upload_scan(upload_id=upload.pk)
+    assert batches
+    for batch_id in batches:
+        assert batch_claim(batch_id=batch_id, worker="stalled") is not None
+    return batches
+
+
+def _redone(batches: list[int]) -> None:
+    """The stalled batches' leases run out; the sweep sends them again and another
+    worker commits them."""
+    Batch.objects.filter(pk__in=batches).update(leased_until=timezone.now() - timedelta(1))
+    for batch_id in batches:
+        assert batch_verify(batch_id=batch_id, worker="second")
+
+
+def _copied(*, seed: int) -> tuple[Upload, Upload]:
+    """Four games uploaded by one user, then the same by another: all duplicates."""
+    text = Kgn.valid(4, seed=seed)
+    first = _verified(text, owner=make_user())
+    second = _verified(text, owner=make_user())
+    assert second.records_duplicate == 4
+    return first, second
+
+
 def _expected_marks() -> dict[int, bool]:
     """Every record's mark by the definition (docs/architecture.md), from scratch."""
     rows = Record.objects.values_list(
@@ -70,18 +97,11 @@ def test_an_older_uploads_batch_committing_after_a_newer_upload_finished_counts_
     text = Kgn.valid(6, seed=27)
     older = _pending(text, owner=make_user())
     newer = _pending(text, owner=make_user())
-    batches = upload_scan(upload_id=older.pk)
-    assert batches
-    for batch_id in batches:  # a worker takes them, then stalls (or dies)
-        assert batch_claim(batch_id=batch_id, worker="stalled") is not None
+    batches = _stalled(older)
     upload_verify(upload_id=newer.pk)
     newer.refresh_from_db()
     assert (newer.status, newer.records_duplicate) == (UploadStatus.DONE, 0)  # nothing earlier yet
-
-    # the leases run out; the sweep sends the batches again and another worker commits
-    Batch.objects.filter(pk__in=batches).update(leased_until=timezone.now() - timedelta(1))
-    for batch_id in batches:
-        assert batch_verify(batch_id=batch_id, worker="second")
+    _redone(batches)
     older.refresh_from_db()
     newer.refresh_from_db()
     assert older.status == UploadStatus.DONE
@@ -95,13 +115,9 @@ def test_a_newer_private_upload_is_not_counted_against_by_an_older_one_of_someon
     text = Kgn.valid(3, seed=28)
     older = _pending(text, owner=make_user(), visibility=Visibility.PRIVATE)
     newer = _pending(text, owner=make_user())
-    batches = upload_scan(upload_id=older.pk)
-    for batch_id in batches:
-        batch_claim(batch_id=batch_id, worker="stalled")
+    batches = _stalled(older)
     upload_verify(upload_id=newer.pk)
-    Batch.objects.filter(pk__in=batches).update(leased_until=timezone.now() - timedelta(1))
-    for batch_id in batches:
-        batch_verify(batch_id=batch_id)
+    _redone(batches)
     newer.refresh_from_db()
     assert newer.records_duplicate == 0  # someone else's private upload counts for nothing
     _assert_exact()
@@ -109,10 +125,7 @@ def test_a_newer_private_upload_is_not_counted_against_by_an_older_one_of_someon
 
 @pytest.mark.django_db
 def test_deleting_the_earlier_upload_clears_the_later_ones_marks() -> None:
-    text = Kgn.valid(4, seed=29)
-    first = _verified(text, owner=make_user())
-    second = _verified(text, owner=make_user())
-    assert second.records_duplicate == 4
+    first, second = _copied(seed=29)
     first.delete()
     second.refresh_from_db()
     assert second.records_duplicate == 0
@@ -121,10 +134,7 @@ def test_deleting_the_earlier_upload_clears_the_later_ones_marks() -> None:
 
 @pytest.mark.django_db
 def test_an_earlier_upload_made_private_stops_counting_against_others() -> None:
-    text = Kgn.valid(4, seed=30)
-    first = _verified(text, owner=make_user())
-    second = _verified(text, owner=make_user())
-    assert second.records_duplicate == 4
+    first, second = _copied(seed=30)
     first.visibility = Visibility.PRIVATE
     first.save(update_fields=["visibility"])
     second.refresh_from_db()
